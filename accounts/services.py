@@ -1,0 +1,54 @@
+"""Account writes: registration, tokens and profile changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from config.api_errors import ConflictError, ServiceError
+
+
+def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
+    """Create a player and their API token; returns both.
+
+    Raises ``ServiceError(code="weak_password")`` when Django's validators refuse the
+    password and ``ConflictError(code="username_taken")`` when the name is in use.
+    """
+    candidate = User(username=username, display_name=display_name)
+    try:
+        validate_password(password, user=candidate)
+    except DjangoValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), code="weak_password") from exc
+    try:
+        with transaction.atomic():
+            candidate.set_password(password)
+            candidate.save()
+            token = Token.objects.create(user=candidate)
+    except IntegrityError as exc:
+        raise ConflictError("That username is taken.", code="username_taken") from exc
+    return candidate, token.key
+
+
+def user_token_get(*, user: User) -> str:
+    """The player's API token, created on first login."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def user_logout(*, user: User) -> None:
+    """Revoke the player's token; the next login issues a new one."""
+    Token.objects.filter(user=user).delete()
+
+
+def user_update(*, user: User, data: dict[str, Any]) -> User:
+    """Apply already-validated profile fields (display_name, language, time_zone)."""
+    for field in ("display_name", "language", "time_zone"):
+        if field in data:
+            setattr(user, field, data[field])
+    user.save(update_fields=[f for f in ("display_name", "language", "time_zone") if f in data])
+    return user

@@ -1,0 +1,108 @@
+"""One shape for every API error: ``{"code": ..., "message": ..., "details"?: ...}``.
+
+Services raise :class:`ServiceError` (or let an engine :class:`yatzy.YatzyError` through);
+DRF raises its own exceptions; this handler turns all of them into that shape with the
+right status. Nothing a client sends should reach Django's 500 page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+import yatzy
+
+logger = logging.getLogger(__name__)
+
+
+class ServiceError(Exception):
+    """A business rule refused the request; carries the API status, code and message."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "invalid_request"
+
+    def __init__(self, message: str, *, code: str | None = None, extra: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.extra = extra
+
+
+class NotFoundError(ServiceError):
+    status_code = status.HTTP_404_NOT_FOUND
+    code = "not_found"
+
+
+class ConflictError(ServiceError):
+    """The client acted on stale state; ``extra`` holds the current state to resync."""
+
+    status_code = status.HTTP_409_CONFLICT
+    code = "stale_state"
+
+
+class UnavailableError(ServiceError):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    code = "service_unavailable"
+
+
+def _message_from_details(detail: Any) -> str:
+    """First human-readable message in a DRF error detail tree."""
+    if isinstance(detail, dict):
+        for field, value in detail.items():
+            inner = _message_from_details(value)
+            return inner if field == "non_field_errors" else f"{field}: {inner}"
+    if isinstance(detail, list) and detail:
+        return _message_from_details(detail[0])
+    return str(detail)
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The JSON body of an error response.
+
+    >>> error_body("not_found", "No such round.")
+    {'code': 'not_found', 'message': 'No such round.'}
+    """
+    return {"code": code, "message": message, **extra}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler producing :func:`error_body` responses."""
+    if isinstance(exc, ServiceError):
+        extra = {} if exc.extra is None else {"current": exc.extra}
+        return Response(error_body(exc.code, exc.message, **extra), status=exc.status_code)
+    if isinstance(exc, yatzy.YatzyError):
+        return Response(error_body(exc.code, str(exc)), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.warning("database unavailable: %s", type(exc).__name__)
+        return Response(
+            error_body("database_unavailable", "The database is unavailable; retry shortly."),
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "2"},
+        )
+    if isinstance(exc, DatabaseError):
+        return None
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = error_body(
+            "invalid_input", _message_from_details(exc.detail), details=exc.detail
+        )
+    else:
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else "error"
+        response.data = error_body(code, _message_from_details(exc.detail))
+    return response

@@ -1,0 +1,14 @@
+"""URL configuration: the v1 API, its schema and docs, and the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/v1/accounts/", include("accounts.urls")),
+    path("api/v1/", include("daily.urls")),
+    path("api/v1/", include("leaderboards.urls")),
+]

@@ -1,0 +1,47 @@
+"""The day boundary: the one place that knows what "today" is and when a day ends.
+
+A daily challenge belongs to a calendar date in ``settings.DAILY_TIME_ZONE``. Its day
+closes at the next local midnight; rounds started before then may be finished until
+``DAILY_GRACE`` later, which is also the moment its seed is revealed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.utils import timezone
+
+
+def daily_zone() -> ZoneInfo:
+    return ZoneInfo(settings.DAILY_TIME_ZONE)
+
+
+def today(now: dt.datetime | None = None) -> dt.date:
+    """The current challenge date."""
+    return (now or timezone.now()).astimezone(daily_zone()).date()
+
+
+def opens_at(day: dt.date) -> dt.datetime:
+    """Local midnight starting ``day``, as an aware datetime."""
+    return dt.datetime.combine(day, dt.time.min, tzinfo=daily_zone())
+
+
+def closes_at(day: dt.date) -> dt.datetime:
+    """When ``day`` ends: no new ranked round after this."""
+    return opens_at(day + dt.timedelta(days=1))
+
+
+def reveal_at(day: dt.date) -> dt.datetime:
+    """End of the grace period: unfinished ranked rounds expire, the seed is revealed."""
+    return closes_at(day) + settings.DAILY_GRACE
+
+
+def is_revealed(day: dt.date, now: dt.datetime | None = None) -> bool:
+    return (now or timezone.now()) >= reveal_at(day)
+
+
+def theme(day: dt.date) -> str:
+    """The die skin of a day's rounds: Christmas all December."""
+    return "christmas" if day.month == 12 else "classic"

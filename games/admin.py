@@ -1,0 +1,35 @@
+from django.contrib import admin
+
+from games.models import Round
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    """Rounds are read-only here: their state changes only through play."""
+
+    list_display = ("id", "player", "challenge", "mode", "ranked", "status", "total", "started_at")
+    list_filter = ("status", "ranked", "mode", ("challenge__date", admin.DateFieldListFilter))
+    search_fields = ("player__username", "id")
+    list_select_related = ("player", "challenge")
+    readonly_fields = (
+        "id",
+        "player",
+        "mode",
+        "challenge",
+        "ranked",
+        "status",
+        "ruleset",
+        "options",
+        "actions",
+        "total",
+        "started_at",
+        "updated_at",
+        "completed_at",
+    )
+    exclude = ("seed", "snapshot")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

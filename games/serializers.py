@@ -1,0 +1,50 @@
+from rest_framework import serializers
+
+
+class RollSerializer(serializers.Serializer):
+    hold = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=99),
+        max_length=10,
+        default=list,
+        help_text="Positions (0-based) of the dice to keep; empty on a turn's first roll.",
+    )
+    turn = serializers.IntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
+    roll = serializers.IntegerField(min_value=0, max_value=99, help_text="Rolls used you last saw.")
+
+
+class ScoreSerializer(serializers.Serializer):
+    category = serializers.CharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
+    turn = serializers.IntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
+
+
+class RoundSerializer(serializers.Serializer):
+    """The player's view of a round (read-only)."""
+
+    id = serializers.UUIDField()
+    mode = serializers.CharField()
+    date = serializers.DateField(allow_null=True)
+    ruleset = serializers.ChoiceField(choices=["maxi", "yatzy", "yahtzee"])
+    rules = serializers.DictField(help_text="The ruleset options in force for this round.")
+    ranked = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["in_progress", "completed", "expired"])
+    theme = serializers.CharField(help_text="Die skin: `christmas` in December.")
+    turn = serializers.IntegerField(help_text="0-based index of the current turn.")
+    turns = serializers.IntegerField(help_text="Number of turns (boxes) in the game.")
+    roll = serializers.IntegerField(help_text="Rolls used this turn.")
+    rolls_left = serializers.IntegerField()
+    dice = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Empty until the turn's first roll."
+    )
+    scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    options = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Legal boxes now and the points each gives."
+    )
+    upper_total = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    extra_bonus = serializers.IntegerField()
+    total = serializers.IntegerField()
+    actions = serializers.ListField(child=serializers.DictField(), help_text="The action log.")
+    commitment = serializers.CharField(help_text="sha256 of the seed, hex.")
+    seed = serializers.CharField(allow_null=True, help_text="Hex; null until revealed.")
+    started_at = serializers.DateTimeField()
+    completed_at = serializers.DateTimeField(allow_null=True)

@@ -1,0 +1,93 @@
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_register_returns_token_that_authenticates_me():
+    client = APIClient()
+    response = client.post(
+        "/api/v1/accounts/register/",
+        {"username": "ada", "password": "a-long-enough-passphrase", "display_name": "Ada"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    token = response.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    me = client.get("/api/v1/accounts/me/").json()
+    assert me["username"] == "ada"
+    assert me["display_name"] == "Ada"
+
+
+def test_register_rejects_weak_password_and_creates_nothing():
+    response = APIClient().post(
+        "/api/v1/accounts/register/", {"username": "bob", "password": "12345678"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "weak_password"
+    assert not User.objects.filter(username="bob").exists()
+
+
+def test_register_rejects_taken_username_case_insensitively():
+    make_player("carol")
+    response = APIClient().post(
+        "/api/v1/accounts/register/",
+        {"username": "Carol", "password": "a-long-enough-passphrase"},
+        format="json",
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "username_taken"
+
+
+def test_token_login_and_logout_revokes_token():
+    make_player("dave")
+    client = APIClient()
+    response = client.post(
+        "/api/v1/accounts/token/",
+        {"username": "dave", "password": "correct-horse-battery-9"},
+        format="json",
+    )
+    assert response.status_code == 200
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert client.post("/api/v1/accounts/logout/").status_code == 204
+    assert client.get("/api/v1/accounts/me/").status_code == 401
+
+
+def test_token_login_with_wrong_password_is_400_with_code():
+    make_player("erin")
+    response = APIClient().post(
+        "/api/v1/accounts/token/", {"username": "erin", "password": "nope"}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_input"
+    assert "wrong password" in response.json()["message"]
+
+
+def test_me_patch_validates_time_zone_and_language():
+    user, client = make_player()
+    bad = client.patch("/api/v1/accounts/me/", {"time_zone": "Mars/Olympus"}, format="json")
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "invalid_input"
+    bad_lang = client.patch("/api/v1/accounts/me/", {"language": "xx"}, format="json")
+    assert bad_lang.status_code == 400
+    ok = client.patch(
+        "/api/v1/accounts/me/",
+        {"time_zone": "Europe/Amsterdam", "language": "nl", "display_name": "Speler"},
+        format="json",
+    )
+    assert ok.status_code == 200
+    user.refresh_from_db()
+    assert (user.time_zone, user.language, user.display_name) == (
+        "Europe/Amsterdam",
+        "nl",
+        "Speler",
+    )
+
+
+def test_no_credentials_is_401_with_code():
+    response = APIClient().get("/api/v1/accounts/me/")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"

@@ -1,0 +1,24 @@
+import pytest
+from django.conf import settings
+
+from config.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery():
+    """In-process tests run jobs inline; the live-stack tests start real workers instead."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _daily_settings(settings):
+    settings.DAILY_SEED_SECRET = "test-daily-secret"
+    settings.DAILY_TIME_ZONE = "UTC"
+
+
+@pytest.fixture
+def uses_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")

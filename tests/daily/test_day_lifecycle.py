@@ -1,0 +1,57 @@
+"""Creating days ahead, closing them after the grace period, and the jobs behind it."""
+
+import datetime as dt
+
+import pytest
+import time_machine
+
+from daily import services, tasks
+from daily.models import Challenge
+from games.models import Round
+from tests.factories import make_player, play_round
+
+pytestmark = pytest.mark.django_db
+
+
+def at(day, hour=12, minute=0):
+    return time_machine.travel(dt.datetime(2026, 11, day, hour, minute, tzinfo=dt.UTC), tick=False)
+
+
+def test_beat_job_creates_today_and_the_next_days_idempotently(settings):
+    settings.DAILY_CREATE_AHEAD_DAYS = 2
+    with at(20):
+        tasks.challenges_ensure_upcoming.delay()
+        tasks.challenges_ensure_upcoming.delay()
+    dates = list(Challenge.objects.order_by("date").values_list("date", flat=True))
+    assert dates == [dt.date(2026, 11, 20), dt.date(2026, 11, 21), dt.date(2026, 11, 22)]
+
+
+def test_seed_is_derived_from_the_secret_and_kept_when_it_rotates(settings):
+    with at(20):
+        first = services.challenge_get_or_create(day=dt.date(2026, 11, 20))
+        settings.DAILY_SEED_SECRET = "rotated"
+        again = services.challenge_get_or_create(day=dt.date(2026, 11, 20))
+        fresh = services.challenge_get_or_create(day=dt.date(2026, 11, 21))
+    assert bytes(again.seed) == bytes(first.seed)
+    assert bytes(fresh.seed) != bytes(first.seed)
+
+
+def test_day_close_expires_unfinished_ranked_rounds_once():
+    finisher, finisher_client = make_player()
+    quitter, quitter_client = make_player()
+    with at(20):
+        done = finisher_client.post("/api/v1/daily/2026-11-20/rounds/").json()
+        play_round(finisher_client, done["id"])
+        quitter_client.post("/api/v1/daily/2026-11-20/rounds/")
+        practice = finisher_client.post("/api/v1/daily/2026-11-20/rounds/").json()
+        assert services.day_close(day=dt.date(2026, 11, 20)) is False  # not over yet
+    with at(21, 0, 29):
+        assert tasks.days_close_due.delay().get() == []
+    with at(21, 0, 30):
+        assert tasks.days_close_due.delay().get() == ["2026-11-20"]
+        assert tasks.days_close_due.delay().get() == []
+        assert services.day_close(day=dt.date(2026, 11, 20)) is False
+    statuses = dict(Round.objects.values_list("player__username", "status").filter(ranked=True))
+    assert statuses == {finisher.username: "completed", quitter.username: "expired"}
+    assert Round.objects.get(pk=practice["id"]).status == "in_progress"
+    assert Challenge.objects.get(date=dt.date(2026, 11, 20)).closed_at is not None

@@ -1,0 +1,131 @@
+"""A live stack for end-to-end tests: gunicorn and a real Celery worker as separate
+processes, on the test database and the configured broker (Redis in CI's production
+run, the filesystem broker in the embedded default)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = quote(db["USER"] or "")
+    password = quote(db["PASSWORD"] or "")
+    host = f"{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}"
+    return f"postgres://{user}:{password}@{host}/{db['NAME']}"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class LiveStack:
+    url: str
+    env: dict[str, str]
+    processes: dict[str, subprocess.Popen]
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def start_worker(self) -> subprocess.Popen:
+        worker = subprocess.Popen(
+            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING"],
+            cwd=ROOT,
+            env=self.env,
+        )
+        self.processes["worker"] = worker
+        return worker
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def live_stack(transactional_db, tmp_path, settings_override_for_live) -> Iterator[LiveStack]:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DAILY_SEED_SECRET": settings.DAILY_SEED_SECRET,
+        "CONN_MAX_AGE": "0",
+        "VAR_DIR": str(Path(settings.VAR_DIR)),
+    }
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env, processes={})
+    stack.processes["web"] = subprocess.Popen(
+        [
+            str(BIN / "gunicorn"),
+            "config.wsgi:application",
+            f"--bind=127.0.0.1:{port}",
+            "--workers=2",
+            "--threads=4",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    stack.start_worker()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{stack.url}/api/schema/", timeout=2).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("gunicorn did not start")
+        time.sleep(0.2)
+    try:
+        yield stack
+    finally:
+        for process in stack.processes.values():
+            _stop(process)
+
+
+@pytest.fixture
+def settings_override_for_live():
+    """Jobs sent from the test process go to the real broker, not inline."""
+    celery_app.conf.task_always_eager = False
+    yield
+    celery_app.conf.task_always_eager = True
+
+
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met in time")

@@ -1,0 +1,67 @@
+"""End to end over real HTTP: gunicorn, a Celery worker process, the configured database
+and broker. Players register, play full daily rounds, and race on one round."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import yatzy
+from daily import clock, tasks
+from daily.models import Challenge
+from games.models import Round
+from tests.live.conftest import wait_for
+
+pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
+
+
+def register(stack, name):
+    with stack.client() as http:
+        response = http.post(
+            "/api/v1/accounts/register/",
+            json={"username": name, "password": "a-long-enough-passphrase"},
+        )
+    assert response.status_code == 201, response.text
+    return response.json()["token"]
+
+
+def test_a_daily_round_played_over_http_matches_the_engine(live_stack):
+    token = register(live_stack, "live-player")
+    with live_stack.client(token) as http:
+        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
+        assert state["ranked"] and state["seed"] is None
+        while state["status"] == "in_progress":
+            turn = state["turn"]
+            state = http.post(
+                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": turn, "roll": 0}
+            ).json()
+            category = max(state["options"], key=state["options"].get)
+            state = http.post(
+                f"/api/v1/rounds/{state['id']}/score/", json={"category": category, "turn": turn}
+            ).json()
+    challenge = Challenge.objects.get(date=clock.today())
+    replayed = yatzy.Game.replay(yatzy.get_ruleset("maxi"), bytes(challenge.seed), state["actions"])
+    assert state["status"] == "completed"
+    assert replayed.total == state["total"] == Round.objects.get(pk=state["id"]).total
+
+
+def test_parallel_identical_rolls_over_http_apply_once(live_stack):
+    token = register(live_stack, "racer")
+    with live_stack.client(token) as http:
+        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
+
+    def roll(_index):
+        with live_stack.client(token) as http:
+            return http.post(
+                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": 0, "roll": 0}
+            )
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(roll, range(20)))
+    assert sorted(r.status_code for r in responses) == [200] + [409] * 19
+    assert Round.objects.get(pk=state["id"]).actions == [{"type": "roll", "hold": []}]
+
+
+def test_the_worker_process_runs_the_daily_jobs(live_stack):
+    tasks.challenges_ensure_upcoming.delay()
+    wait_for(lambda: Challenge.objects.filter(date__gt=clock.today()).exists())
+    assert Challenge.objects.filter(date=clock.today()).exists()
