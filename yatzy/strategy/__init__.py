@@ -1,0 +1,19 @@
+"""Optimal play: exact strategy tables, best-move advice, game analysis and bots.
+
+>>> import yatzy
+>>> from yatzy.strategy import load_table
+>>> round(load_table(yatzy.get_ruleset("yahtzee"), build=True).start_value, 7)
+254.5877287
+"""
+
+from yatzy.strategy._rules import UnsupportedRules
+from yatzy.strategy.tables import Table, TableMissing, load_table, solve, tables_dir
+
+__all__ = [
+    "Table",
+    "TableMissing",
+    "UnsupportedRules",
+    "load_table",
+    "solve",
+    "tables_dir",
+]

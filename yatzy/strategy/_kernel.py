@@ -1,0 +1,158 @@
+"""The numba kernels: one turn of backward induction for all upper totals of a mask.
+
+A turn is evaluated on one array ``A[keep, column]``.  Its last block (the outcomes)
+first holds the value of each final roll: the best box, points plus the value of the
+state it leads to.  Then twice: a keep's value is the mean over the six faces of the
+keep with one more die (rolling the free dice one at a time gives the same
+distribution), and an outcome's value is the best of its sub-keeps, found by taking
+maxima upwards through "one die fewer".  Both passes work in place, so the array is
+the only buffer; the column axis is innermost so the loops vectorise.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from yatzy.strategy._multisets import FACES
+
+#: Value of an illegal choice; finite so comparisons stay cheap and exact.
+ILLEGAL = -1.0e18
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def box_points(
+    mask, c, o, yf, scores, joker, upper_face, n_boxes, yatzy_box, has_joker, forced_order
+):  # type: ignore[no-untyped-def]
+    """Points of outcome ``o`` (all dice showing face index ``yf``, or -1) in open box
+    ``c``, and whether the box may take it.
+
+    Only Yahtzee's joker rule, once the yahtzee box is filled, changes either: fixed-value
+    boxes score in full, and the yahtzee must go to its upper box if open, else to an
+    open lower box if any.  Forced order names the box itself, so only the points change.
+    """
+    if not (has_joker and yf >= 0 and (mask >> yatzy_box) & 1 == 1):
+        return scores[c, o], True
+    points = joker[c, yf] if upper_face[c] == 0 else scores[c, o]
+    if forced_order:
+        return points, True
+    if (mask >> yf) & 1 == 0:
+        return points, c == yf
+    lower_open = False
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0 and upper_face[b] == 0:
+            lower_open = True
+    return points, upper_face[c] == 0 or not lower_open
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def fill_box(
+    a, mask, c, uvals, w, base, base_full, colmap, scores, joker, upper_face, counts,
+    first_outcome, yatzy_face, n_boxes, threshold, yatzy_box, extra_points, has_joker,
+    forced_order, take_max,
+):  # fmt: skip
+    """Value of putting each outcome (rows of ``a``) into box ``c``, for each upper total.
+
+    ``w[base + column]`` is the value of the state after filling ``c``; ``base_full`` the
+    same when ``c`` is the yatzy box filled with its full score, if the state tracks it.
+    With ``take_max`` the values are maxed into ``a`` (the solver), otherwise written
+    (the advice, which lists boxes one by one); an illegal choice gets ``ILLEGAL``.
+    """
+    n_out = counts.shape[0] - first_outcome
+    ncol = uvals.shape[0]
+    flag = extra_points > 0 and (mask >> n_boxes) & 1 == 1
+    face = upper_face[c]
+    um2 = (mask | (1 << c)) & 63
+    for o in range(n_out):
+        row = first_outcome + o
+        yf = yatzy_face[o]
+        points, legal = box_points(
+            mask, c, o, yf, scores, joker, upper_face, n_boxes, yatzy_box, has_joker,
+            forced_order,
+        )  # fmt: skip
+        gain = points + (extra_points if (flag and yf >= 0) else 0)
+        b = base_full if (c == yatzy_box and points > 0) else base
+        for j in range(ncol):
+            if face > 0:
+                v = gain + w[b + colmap[um2, min(uvals[j] + points, threshold)]]
+            else:
+                v = gain + w[b + j]
+            if not legal:
+                v = ILLEGAL
+            if not take_max or v > a[row, j]:
+                a[row, j] = v
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def expect(a, add, first_outcome):  # type: ignore[no-untyped-def]
+    """Keep values from outcome values: each keep is the mean of its one-more-die keeps."""
+    ncol = a.shape[1]
+    for k in range(first_outcome - 1, -1, -1):
+        for j in range(ncol):
+            s = 0.0
+            for f in range(FACES):
+                s += a[add[k, f], j]
+            a[k, j] = s / FACES
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def best_subkeep(a, sub):  # type: ignore[no-untyped-def]
+    """Replace each keep's value by the best value among its sub-keeps (itself included)."""
+    ncol = a.shape[1]
+    for k in range(1, a.shape[0]):
+        for f in range(FACES):
+            s = sub[k, f]
+            if s >= 0:
+                for j in range(ncol):
+                    if a[s, j] > a[k, j]:
+                        a[k, j] = a[s, j]
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def open_boxes(mask, n_boxes, forced_order):  # type: ignore[no-untyped-def]
+    """Boxes a player may fill at ``mask``: all open ones, or the next one in forced order."""
+    out = np.empty(n_boxes, dtype=np.int64)
+    n = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            out[n] = b
+            n += 1
+            if forced_order:
+                break
+    return out[:n]
+
+
+@nb.njit(cache=True, parallel=True)  # type: ignore[misc]
+def solve_layer(
+    masks, w, offsets, ncols, colval, colmap, scores, joker, upper_face, counts, add, sub,
+    first_outcome, p_roll, yatzy_face, n_boxes, threshold, yatzy_box, extra_points,
+    has_joker, forced_order,
+):  # fmt: skip
+    """Fill ``w`` for every state of ``masks``, given ``w`` of all states one box later."""
+    n_keeps = counts.shape[0]
+    n_out = n_keeps - first_outcome
+    for i in nb.prange(masks.shape[0]):
+        mask = masks[i]
+        um = mask & 63
+        ncol = ncols[um]
+        uvals = colval[um, :ncol]
+        a = np.empty((n_keeps, ncol))
+        a[first_outcome:, :] = ILLEGAL
+        for c in open_boxes(mask, n_boxes, forced_order):
+            m2 = mask | (1 << c)
+            base = offsets[m2]
+            base_full = offsets[m2 | (1 << n_boxes)] if extra_points > 0 else base
+            fill_box(
+                a, mask, c, uvals, w, base, base_full, colmap, scores, joker, upper_face,
+                counts, first_outcome, yatzy_face, n_boxes, threshold, yatzy_box,
+                extra_points, has_joker, forced_order, True,
+            )  # fmt: skip
+        for _ in range(2):
+            expect(a, add, first_outcome)
+            best_subkeep(a, sub)
+        base = offsets[mask]
+        for j in range(ncol):
+            s = 0.0
+            for o in range(n_out):
+                s += p_roll[o] * a[first_outcome + o, j]
+            w[base + j] = s
