@@ -88,7 +88,6 @@ class BoardHistogram(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["board", "value"], name="boardhistogram_one_per_value"),
-            models.CheckConstraint(condition=Q(count__gte=0), name="boardhistogram_count_gte_0"),
         ]
 
     def __str__(self) -> str:

@@ -1,0 +1,99 @@
+from django.contrib import admin, messages
+from django.db.models import CharField, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Cast, Coalesce, Concat
+from django.http import HttpRequest
+
+from daily import clock
+from leaderboards import boards, services
+from leaderboards.models import BoardEntry, BoardHistogram, Season
+
+
+class SeasonStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [("upcoming", "Upcoming"), ("current", "Current"), ("past", "Past")]
+
+    def queryset(self, request, queryset):
+        today = clock.today()
+        if self.value() == "upcoming":
+            return queryset.filter(start_date__gt=today)
+        if self.value() == "current":
+            return queryset.filter(start_date__lte=today, end_date__gte=today)
+        if self.value() == "past":
+            return queryset.filter(end_date__lt=today)
+        return queryset
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons may overlap; each has its own boards. Saving a new season, or new dates,
+    rebuilds its boards in the background; so does the "recompute" action."""
+
+    list_display = ("name", "slug", "start_date", "end_date", "theme", "players")
+    list_filter = (SeasonStateFilter, "theme", ("start_date", admin.DateFieldListFilter))
+    search_fields = ("name", "slug", "theme")
+    prepopulated_fields = {"slug": ("name",)}
+    date_hierarchy = "start_date"
+    actions = ["recompute_boards"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
+        best_key = Concat(
+            Value("season:"), Cast(OuterRef("pk"), CharField()), Value(f":{boards.BEST}")
+        )
+        players = (
+            BoardHistogram.objects.filter(board=best_key)
+            .order_by()
+            .values("board")
+            .annotate(n=Sum("count"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(player_count=Coalesce(Subquery(players, output_field=IntegerField()), 0))
+        )
+
+    @admin.display(description="players", ordering="player_count")
+    def players(self, obj: Season) -> int:
+        return obj.player_count
+
+    def save_model(self, request, obj: Season, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change or {"start_date", "end_date"} & set(form.changed_data):
+            services.season_boards_schedule(season=obj)
+
+    def delete_model(self, request, obj: Season) -> None:
+        services.season_delete(season=obj)
+
+    def delete_queryset(self, request, queryset: QuerySet[Season]) -> None:
+        for season in queryset:
+            services.season_delete(season=season)
+
+    @admin.action(description="Recompute the boards of the selected seasons")
+    def recompute_boards(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
+        for season in queryset:
+            services.season_boards_schedule(season=season)
+        self.message_user(
+            request, f"Recomputing the boards of {queryset.count()} season(s).", messages.SUCCESS
+        )
+
+
+@admin.register(BoardEntry)
+class BoardEntryAdmin(admin.ModelAdmin):
+    """Derived data, read-only: rebuilt from the rounds by the reconcile job."""
+
+    list_display = ("board", "player", "value", "achieved_at", "final_rank")
+    search_fields = ("=board", "player__username")
+    list_select_related = ("player",)
+    show_full_result_count = False
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

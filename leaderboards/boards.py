@@ -1,0 +1,168 @@
+"""Which boards exist and what a player's line on each is: board keys, and the pure
+functions that turn a player's ranked rounds into board values.
+
+The incremental update (one player at a time) uses these functions directly; the full
+rebuild does the same in set-based SQL (``leaderboards.rebuild``), and the tests check
+that both agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+DAILY = "daily"
+BEST = "best"
+STREAK = "streak"
+ADVENT = "advent"
+ADVENT_LAST_DAY = 24
+
+
+@dataclass(frozen=True)
+class Played:
+    """One completed ranked round: its date, score and completion time."""
+
+    day: dt.date
+    total: int
+    completed_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's entry on one board."""
+
+    value: int
+    achieved_at: dt.datetime
+    streak_last_date: dt.date | None = None
+    streak_last_run: int | None = None
+
+
+def daily_key(day: dt.date) -> str:
+    """>>> daily_key(dt.date(2026, 12, 1))
+    'daily:2026-12-01'"""
+    return f"{DAILY}:{day.isoformat()}"
+
+
+def advent_key(year: int) -> str:
+    """>>> advent_key(2026)
+    'advent:2026'"""
+    return f"{ADVENT}:{year}"
+
+
+def season_key(season_id: int, kind: str) -> str:
+    """Seasons are keyed by id, so renaming a season's slug keeps its boards.
+
+    >>> season_key(3, STREAK)
+    'season:3:streak'"""
+    return f"season:{season_id}:{kind}"
+
+
+def season_prefix(season_id: int) -> str:
+    return f"season:{season_id}:"
+
+
+def advent_range(year: int) -> tuple[dt.date, dt.date]:
+    return dt.date(year, 12, 1), dt.date(year, 12, ADVENT_LAST_DAY)
+
+
+def in_advent(day: dt.date) -> bool:
+    return day.month == 12 and day.day <= ADVENT_LAST_DAY
+
+
+def best_line(played: Iterable[Played]) -> Line | None:
+    """The best score; among equal scores the earliest completed.
+
+    >>> t = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    >>> best_line([Played(dt.date(2026, 12, 1), 200, t), Played(dt.date(2026, 12, 2), 250, t)]).value
+    250
+    """
+    top = min(played, key=lambda p: (-p.total, p.completed_at, p.day), default=None)
+    return None if top is None else Line(value=top.total, achieved_at=top.completed_at)
+
+
+@dataclass(frozen=True)
+class _Run:
+    length: int
+    last_day: dt.date
+    achieved_at: dt.datetime
+
+
+def _runs(played: Iterable[Played]) -> list[_Run]:
+    runs: list[_Run] = []
+    previous: dt.date | None = None
+    for p in sorted(played, key=lambda p: p.day):
+        if previous is not None and p.day == previous + dt.timedelta(days=1):
+            last = runs[-1]
+            runs[-1] = _Run(last.length + 1, p.day, max(last.achieved_at, p.completed_at))
+        else:
+            runs.append(_Run(1, p.day, p.completed_at))
+        previous = p.day
+    return runs
+
+
+def streak_line(played: Iterable[Played]) -> Line | None:
+    """The longest run of consecutive dates (value), reached when its last round was
+    completed; ties go to the run completed first. Also the latest run, from which the
+    current streak is computed at read time.
+
+    >>> t = dt.datetime(2026, 12, 9, tzinfo=dt.UTC)
+    >>> days = [dt.date(2026, 12, d) for d in (1, 2, 3, 5, 6)]
+    >>> line = streak_line(Played(d, 100, t) for d in days)
+    >>> line.value, line.streak_last_date.day, line.streak_last_run
+    (3, 6, 2)
+    """
+    runs = _runs(played)
+    if not runs:
+        return None
+    longest = min(runs, key=lambda r: (-r.length, r.achieved_at, r.last_day))
+    latest = runs[-1]
+    return Line(
+        value=longest.length,
+        achieved_at=longest.achieved_at,
+        streak_last_date=latest.last_day,
+        streak_last_run=latest.length,
+    )
+
+
+def sum_line(played: Iterable[Played]) -> Line | None:
+    """The sum of the scores, reached when the last of them was completed."""
+    rounds = list(played)
+    if not rounds:
+        return None
+    return Line(
+        value=sum(p.total for p in rounds), achieved_at=max(p.completed_at for p in rounds)
+    )
+
+
+def within(played: Iterable[Played], first: dt.date, last: dt.date) -> list[Played]:
+    return [p for p in played if first <= p.day <= last]
+
+
+@dataclass(frozen=True)
+class SeasonSpan:
+    id: int
+    start_date: dt.date
+    end_date: dt.date
+
+
+def lines_for_day(
+    played: Sequence[Played], *, day: dt.date, seasons: Iterable[SeasonSpan]
+) -> dict[str, Line | None]:
+    """Every board a ranked round of ``day`` can change, with the player's line on it
+    computed from all their ranked rounds (``None``: the player has no line there)."""
+    lines: dict[str, Line | None] = {
+        daily_key(day): next(
+            (Line(p.total, p.completed_at) for p in played if p.day == day), None
+        ),
+        BEST: best_line(played),
+        STREAK: streak_line(played),
+    }
+    if in_advent(day):
+        lines[advent_key(day.year)] = sum_line(within(played, *advent_range(day.year)))
+    for season in seasons:
+        if season.start_date <= day <= season.end_date:
+            mine = within(played, season.start_date, season.end_date)
+            lines[season_key(season.id, BEST)] = best_line(mine)
+            lines[season_key(season.id, STREAK)] = streak_line(mine)
+    return lines

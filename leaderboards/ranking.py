@@ -1,0 +1,92 @@
+"""Ranks: the one place that turns values into positions and competition ranks.
+
+Competition ranking: equal values share a rank (1, 2, 2, 4). A value's rank is one plus
+the number of entries with a higher value, which the board's histogram answers in one
+row per distinct value (at most 650 for scores), never by counting players. Within a tie
+entries are listed by ``achieved_at`` (earlier first), then player id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Coalesce
+
+from leaderboards.models import BoardHistogram
+
+ENTRY_ORDER = ("-value", "achieved_at", "player_id")
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """A board's histogram, highest value first: ``[(value, count), …]``."""
+
+    rows: list[tuple[int, int]]
+
+    @classmethod
+    def of(cls, board: str) -> Histogram:
+        rows = (
+            BoardHistogram.objects.filter(board=board, count__gt=0)
+            .order_by("-value")
+            .values_list("value", "count")
+        )
+        return cls(rows=list(rows))
+
+    @property
+    def total(self) -> int:
+        """Entries on the board."""
+        return sum(count for _, count in self.rows)
+
+    def rank(self, value: int) -> int:
+        """Competition rank of ``value``.
+
+        >>> h = Histogram([(300, 1), (250, 2), (100, 1)])
+        >>> [h.rank(v) for v in (300, 250, 100)]
+        [1, 2, 4]
+        """
+        return 1 + sum(count for v, count in self.rows if v > value)
+
+    def seek(self, offset: int) -> tuple[int, int] | None:
+        """The value at 0-based position ``offset`` and how many entries of that value
+        come before it, or ``None`` past the end. Lets a page start at its first entry
+        without scanning the ones above.
+
+        >>> Histogram([(300, 1), (250, 2), (100, 1)]).seek(2)
+        (250, 1)
+        """
+        above = 0
+        for value, count in self.rows:
+            if offset < above + count:
+                return value, offset - above
+            above += count
+        return None
+
+
+def rank_expression() -> CombinedExpression:
+    """A queryset annotation for a :class:`BoardEntry`'s live rank, from the histogram."""
+    higher = (
+        BoardHistogram.objects.filter(board=OuterRef("board"), value__gt=OuterRef("value"))
+        .order_by()
+        .values("board")
+        .annotate(n=Sum("count"))
+        .values("n")
+    )
+    return Coalesce(Subquery(higher, output_field=IntegerField()), Value(0)) + Value(1)
+
+
+def streak_current(
+    *, last_date: dt.date | None, last_run: int | None, today: dt.date
+) -> int:
+    """The current streak: the latest run if it ends today, or ends yesterday (today's
+    round is still possible while today lasts); otherwise 0.
+
+    >>> d = dt.date(2026, 12, 10)
+    >>> [streak_current(last_date=d, last_run=4, today=d + dt.timedelta(days=n)) for n in (0, 1, 2)]
+    [4, 4, 0]
+    """
+    if last_date is None or not last_run:
+        return 0
+    return last_run if today - last_date <= dt.timedelta(days=1) else 0

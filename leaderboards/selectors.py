@@ -1,0 +1,272 @@
+"""Board reads: which board a request means, its pages, the entries around a player, a
+player's own line, and the advent calendar. Ranks come from :mod:`leaderboards.ranking`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from config.api_errors import NotFoundError, ServiceError
+from daily import clock
+from daily.models import Challenge
+from daily.services import challenge_for_play
+from games.models import Round
+from leaderboards import boards
+from leaderboards.models import BoardEntry, Season
+from leaderboards.ranking import ENTRY_ORDER, Histogram, rank_expression, streak_current
+
+_FIELDS = (
+    "player_id",
+    "player__username",
+    "player__display_name",
+    "value",
+    "achieved_at",
+    "streak_last_date",
+    "streak_last_run",
+    "final_rank",
+)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A resolved board: its key and how to present it."""
+
+    key: str
+    kind: str  # daily | best | streak | advent
+    frozen: bool = False
+
+
+@dataclass
+class BoardView:
+    count: int
+    results: list[dict[str, Any]]
+    me: dict[str, Any] | None
+    page: int | None = None
+    has_next: bool = False
+    has_previous: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def season_get(*, slug: str) -> Season:
+    season = Season.objects.filter(slug=slug).first()
+    if season is None:
+        raise NotFoundError(f"There is no season {slug!r}.", code="season_not_found")
+    return season
+
+
+def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
+    """Today's or a past day's board; future days are 404 like the daily itself."""
+    challenge = challenge_for_play(day=day)
+    if season_slug is not None:
+        season = season_get(slug=season_slug)
+        if not season.start_date <= day <= season.end_date:
+            raise NotFoundError(
+                f"{day.isoformat()} is not in the season {season.slug!r}.",
+                code="date_not_in_season",
+            )
+    return Board(boards.daily_key(day), boards.DAILY, frozen=challenge.closed_at is not None)
+
+
+def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
+    """The best-day or streak board, overall or of a season."""
+    if season_slug is None:
+        return Board(kind, kind)
+    return Board(boards.season_key(season_get(slug=season_slug).pk, kind), kind)
+
+
+def board_advent(*, year: int, season_slug: str | None = None) -> Board:
+    if season_slug is not None:
+        raise ServiceError(
+            "The advent board has no season variant.", code="season_not_supported"
+        )
+    return Board(boards.advent_key(year), boards.ADVENT)
+
+
+def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[str, Any]:
+    line = {
+        "rank": row["final_rank"] if row["final_rank"] is not None else rank,
+        "username": row["player__username"],
+        "display_name": row["player__display_name"] or row["player__username"],
+        "value": row["value"],
+        "achieved_at": row["achieved_at"],
+    }
+    if board.kind == boards.STREAK:
+        line["current"] = streak_current(
+            last_date=row["streak_last_date"], last_run=row["streak_last_run"], today=today
+        )
+    return line
+
+
+def _entries(board: Board) -> QuerySet[BoardEntry]:
+    return BoardEntry.objects.filter(board=board.key)
+
+
+def board_page(*, board: Board, player: User, page: int, size: int) -> BoardView:
+    """One page of a board. The histogram locates the page's first value, so a deep page
+    skips whole values instead of scanning every entry above it."""
+    histogram = Histogram.of(board.key)
+    count = histogram.total
+    offset = (page - 1) * size
+    start = histogram.seek(offset)
+    if start is None and page != 1:
+        raise NotFoundError("Invalid page.", code="invalid_page")
+    rows: list[dict[str, Any]] = []
+    if start is not None:
+        value, skip = start
+        rows = list(
+            _entries(board)
+            .filter(value__lte=value)
+            .order_by(*ENTRY_ORDER)
+            .values(*_FIELDS)[skip : skip + size]
+        )
+    today = clock.today()
+    return BoardView(
+        count=count,
+        results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
+        me=_me(board=board, player=player, histogram=histogram, today=today),
+        page=page,
+        has_next=offset + size < count,
+        has_previous=page > 1,
+    )
+
+
+def board_around(*, board: Board, player: User, size: int) -> BoardView:
+    """About ``size`` entries centred on the player (empty when they have no line).
+    Each side is read by keyset from the player's own entry, never by counting."""
+    histogram = Histogram.of(board.key)
+    today = clock.today()
+    mine = _entries(board).filter(player=player).values(*_FIELDS).first()
+    if mine is None:
+        return BoardView(count=histogram.total, results=[], me=None)
+    half = (size - 1) // 2
+    above = _neighbours(board, mine, half, above=True)
+    below = _neighbours(board, mine, size - 1 - len(above), above=False)
+    if len(below) < size - 1 - len(above):  # near the bottom: show more above
+        above = _neighbours(board, mine, size - 1 - len(below), above=True)
+    rows = [*reversed(above), mine, *below]
+    return BoardView(
+        count=histogram.total,
+        results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
+        me=_line(mine, histogram.rank(mine["value"]), board, today),
+    )
+
+
+def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) -> list[dict]:
+    """Up to ``limit`` entries next to ``mine`` in board order, nearest first: same value
+    and time with a lower/higher id, then same value earlier/later, then higher/lower
+    values. Each query is one bounded index range."""
+    if limit <= 0:
+        return []
+    value, at, pid = mine["value"], mine["achieved_at"], mine["player_id"]
+    if above:
+        steps = [
+            (Q(value=value, achieved_at=at, player_id__lt=pid), ("-player_id",)),
+            (Q(value=value, achieved_at__lt=at), ("-achieved_at", "-player_id")),
+            (Q(value__gt=value), ("value", "-achieved_at", "-player_id")),
+        ]
+    else:
+        steps = [
+            (Q(value=value, achieved_at=at, player_id__gt=pid), ("player_id",)),
+            (Q(value=value, achieved_at__gt=at), ("achieved_at", "player_id")),
+            (Q(value__lt=value), ENTRY_ORDER),
+        ]
+    found: list[dict] = []
+    for condition, order in steps:
+        if len(found) >= limit:
+            break
+        found += list(
+            _entries(board).filter(condition).order_by(*order).values(*_FIELDS)[
+                : limit - len(found)
+            ]
+        )
+    return found
+
+
+def _me(
+    *, board: Board, player: User, histogram: Histogram, today: dt.date
+) -> dict[str, Any] | None:
+    row = _entries(board).filter(player=player).values(*_FIELDS).first()
+    return None if row is None else _line(row, histogram.rank(row["value"]), board, today)
+
+
+def board_rank(*, board: str, player_id: int) -> tuple[int, int] | None:
+    """``(rank, value)`` of a player on a board in one query, or ``None``."""
+    row = (
+        BoardEntry.objects.filter(board=board, player_id=player_id)
+        .annotate(rank=rank_expression())
+        .values_list("rank", "value", "final_rank")
+        .first()
+    )
+    if row is None:
+        return None
+    rank, value, final_rank = row
+    return (final_rank if final_rank is not None else rank), value
+
+
+def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
+    """The 24 doors of December ``year`` for one player.
+
+    A door is ``locked`` before its day, ``open`` on its day (or while its ranked round
+    may still be finished in the grace period), ``played`` once its ranked round is
+    complete (with score and rank on that day's board), else ``missed``. Past doors
+    carry the URL that starts an unranked replay.
+    """
+    first, last = boards.advent_range(year)
+    today = clock.today()
+    ranked = {
+        d: (status, total)
+        for d, status, total in Round.objects.filter(
+            player=player,
+            ranked=True,
+            challenge__date__gte=first,
+            challenge__date__lte=last,
+        ).values_list("challenge__date", "status", "total")
+    }
+    keys = [boards.daily_key(first + dt.timedelta(days=n)) for n in range(24)]
+    ranks = {
+        key: (final_rank if final_rank is not None else rank)
+        for key, rank, final_rank in BoardEntry.objects.filter(player=player, board__in=keys)
+        .annotate(rank=rank_expression())
+        .values_list("board", "rank", "final_rank")
+    }
+    existing = set(
+        Challenge.objects.filter(date__gte=first, date__lt=today).values_list("date", flat=True)
+    )
+    doors = []
+    for n in range(24):
+        day = first + dt.timedelta(days=n)
+        status, total = ranked.get(day, (None, None))
+        if day > today:
+            state = "locked"
+        elif status == Round.Status.COMPLETED:
+            state = "played"
+        elif day == today or (status == Round.Status.IN_PROGRESS and not clock.is_revealed(day)):
+            state = "open"
+        else:
+            state = "missed"
+        played = state == "played"
+        doors.append(
+            {
+                "day": day.day,
+                "date": day,
+                "state": state,
+                "score": total if played else None,
+                "rank": ranks.get(boards.daily_key(day)) if played else None,
+                "replay": f"/api/v1/daily/{day.isoformat()}/rounds/"
+                if day < today and day in existing
+                else None,
+            }
+        )
+    advent = board_rank(board=boards.advent_key(year), player_id=player.pk)
+    return {
+        "year": year,
+        "theme": clock.theme(first),
+        "doors": doors,
+        "total": sum(d["score"] for d in doors if d["score"] is not None),
+        "rank": advent[0] if advent else None,
+    }

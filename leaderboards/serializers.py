@@ -1,0 +1,54 @@
+from rest_framework import serializers
+
+
+class BoardQuerySerializer(serializers.Serializer):
+    """Query parameters every board accepts."""
+
+    page = serializers.IntegerField(min_value=1, required=False, default=1)
+    around = serializers.ChoiceField(
+        choices=["me"], required=False, help_text="`me`: the entries around you, not a page."
+    )
+    season = serializers.SlugField(required=False, help_text="A season's slug.")
+
+
+class BoardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Competition rank: ties share it (1, 2, 2, 4).")
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    value = serializers.IntegerField(
+        help_text="Score, best score, longest streak or advent sum, by board."
+    )
+    achieved_at = serializers.DateTimeField(help_text="Earlier first within a tie.")
+    current = serializers.IntegerField(
+        required=False, help_text="Streak boards only: the current streak."
+    )
+
+
+class BoardPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Entries on the board.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = BoardEntrySerializer(many=True)
+    me = BoardEntrySerializer(allow_null=True, help_text="Your line, or null.")
+    frozen = serializers.BooleanField(
+        required=False, help_text="Daily boards: the day is closed and the ranks are final."
+    )
+
+
+class AdventDoorSerializer(serializers.Serializer):
+    day = serializers.IntegerField()
+    date = serializers.DateField()
+    state = serializers.ChoiceField(choices=["locked", "open", "played", "missed"])
+    score = serializers.IntegerField(allow_null=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="Rank on that day's board.")
+    replay = serializers.CharField(
+        allow_null=True, help_text="Past doors: POST here to start an unranked replay."
+    )
+
+
+class AdventCalendarSerializer(serializers.Serializer):
+    year = serializers.IntegerField()
+    theme = serializers.CharField()
+    doors = AdventDoorSerializer(many=True)
+    total = serializers.IntegerField(help_text="Sum of your ranked scores of December 1-24.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Your rank on the advent board.")

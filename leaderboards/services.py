@@ -1,0 +1,248 @@
+"""Board writes: the incremental update after a ranked round, day-close freezing, full
+rebuilds from the Round table (PostgreSQL is the source of truth), and seasons.
+
+Every write recomputes from the Round table rather than applying a delta from a job's
+arguments, so a job that runs twice, late, or after a crash leaves the same boards.
+Concurrency: a player's update holds that player's row lock and shared advisory locks
+on the boards it touches; a rebuild holds its board's lock exclusively (see
+:func:`leaderboards.sql.lock_boards`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from accounts.models import User
+from daily.models import Challenge
+from games.models import Round
+from leaderboards import boards, sql
+from leaderboards.boards import Line, Played, SeasonSpan
+from leaderboards.models import BoardEntry, BoardHistogram, Season
+
+logger = logging.getLogger(__name__)
+
+# Above this many lost updates at day close, one full reconcile is cheaper than a job
+# per player.
+CATCH_UP_PER_PLAYER_LIMIT = 1000
+
+
+def board_record_round(*, round_id: str) -> None:
+    """Bring every board a completed ranked round touches up to date for its player."""
+    found = (
+        Round.objects.filter(pk=round_id, ranked=True, challenge__isnull=False)
+        .values_list("player_id", "challenge__date")
+        .first()
+    )
+    if found is not None:
+        player_id, day = found
+        board_player_refresh(player_id=player_id, day=day)
+
+
+def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
+    """Recompute the player's line on each board a ranked round of ``day`` can change
+    (that day, best, streak, the advent of its year, seasons containing it) from all
+    their ranked rounds, and store the differences. Returns the boards that changed."""
+    seasons = [
+        SeasonSpan(s.id, s.start_date, s.end_date)
+        for s in Season.objects.filter(start_date__lte=day, end_date__gte=day)
+    ]
+    with transaction.atomic():
+        if not list(User.objects.select_for_update().filter(pk=player_id).values_list("pk")):
+            return []
+        keys = list(boards.lines_for_day([], day=day, seasons=seasons))
+        sql.lock_boards(keys, exclusive=False)
+        played = [
+            Played(day=d, total=total, completed_at=at)
+            for d, total, at in Round.objects.filter(
+                player_id=player_id, ranked=True, status=Round.Status.COMPLETED
+            ).values_list("challenge__date", "total", "completed_at")
+        ]
+        changed = _lines_store(
+            player_id=player_id, lines=boards.lines_for_day(played, day=day, seasons=seasons)
+        )
+        daily = boards.daily_key(day)
+        if daily in changed and Challenge.objects.filter(date=day, closed_at__isnull=False).exists():
+            # A late job for a closed day: the frozen ranks must include this entry.
+            sql.final_ranks_set(daily)
+    return changed
+
+
+def _same(entry: BoardEntry, line: Line) -> bool:
+    return (
+        entry.value == line.value
+        and entry.achieved_at == line.achieved_at
+        and entry.streak_last_date == line.streak_last_date
+        and entry.streak_last_run == line.streak_last_run
+    )
+
+
+def _lines_store(*, player_id: int, lines: dict[str, Line | None]) -> list[str]:
+    existing = {
+        e.board: e for e in BoardEntry.objects.filter(player_id=player_id, board__in=list(lines))
+    }
+    deltas: Counter[tuple[str, int]] = Counter()
+    upserts: list[BoardEntry] = []
+    removed: list[str] = []
+    for key, line in sorted(lines.items()):
+        old = existing.get(key)
+        if (old is None and line is None) or (old is not None and line and _same(old, line)):
+            continue
+        if old is not None:
+            deltas[key, old.value] -= 1
+        if line is None:
+            removed.append(key)
+            continue
+        deltas[key, line.value] += 1
+        upserts.append(
+            BoardEntry(
+                board=key,
+                player_id=player_id,
+                value=line.value,
+                achieved_at=line.achieved_at,
+                streak_last_date=line.streak_last_date,
+                streak_last_run=line.streak_last_run,
+            )
+        )
+    if upserts:
+        BoardEntry.objects.bulk_create(
+            upserts,
+            update_conflicts=True,
+            unique_fields=["board", "player"],
+            update_fields=["value", "achieved_at", "streak_last_date", "streak_last_run"],
+        )
+    if removed:
+        BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
+    sql.histogram_apply(deltas)
+    return [e.board for e in upserts] + removed
+
+
+def board_rebuild(*, board: str) -> None:
+    """Rebuild one board from the Round table, in one transaction that holds the board
+    exclusively. Unknown or obsolete keys (a deleted season) end up empty."""
+    with transaction.atomic():
+        sql.lock_boards([board], exclusive=True)
+        _rebuild_locked(board)
+
+
+def _rebuild_locked(board: str) -> None:
+    BoardEntry.objects.filter(board=board).delete()
+    _pause_for_tests()
+    kind, _, rest = board.partition(":")
+    closed_day: dt.date | None = None
+    if kind == boards.DAILY:
+        day = dt.date.fromisoformat(rest)
+        sql.insert_daily(board, day)
+        if Challenge.objects.filter(date=day, closed_at__isnull=False).exists():
+            closed_day = day
+    elif board == boards.BEST:
+        sql.insert_best(board, None)
+    elif board == boards.STREAK:
+        sql.insert_streak(board, None)
+    elif kind == boards.ADVENT:
+        sql.insert_sum(board, boards.advent_range(int(rest)))
+    elif kind == "season":
+        season_id, _, season_kind = rest.partition(":")
+        season = Season.objects.filter(pk=int(season_id)).first()
+        if season is not None:
+            span = (season.start_date, season.end_date)
+            if season_kind == boards.BEST:
+                sql.insert_best(board, span)
+            elif season_kind == boards.STREAK:
+                sql.insert_streak(board, span)
+    sql.histogram_rebuild(board)
+    if closed_day is not None:
+        sql.final_ranks_set(board)
+
+
+def _pause_for_tests() -> None:
+    """``LEADERBOARDS_REBUILD_PAUSE`` (seconds) slows each rebuild inside its transaction,
+    so a test can kill a worker in the middle of one. Unset in any real deployment."""
+    pause = float(os.environ.get("LEADERBOARDS_REBUILD_PAUSE", "0") or 0)
+    if pause > 0:
+        time.sleep(pause)
+
+
+def board_day_freeze(*, day: dt.date) -> int:
+    """Freeze a day's board at day close: catch up on any update that never ran, then
+    store every entry's final rank. Must run in the day-close transaction (it holds the
+    board until that commits); running it again changes nothing. Returns how many
+    players had to be caught up."""
+    from leaderboards import tasks  # tasks call services; import here to avoid a cycle
+
+    key = boards.daily_key(day)
+    with transaction.atomic():
+        sql.lock_boards([key], exclusive=True)
+        missed = sql.daily_mismatched_players(key, day)
+        if missed:
+            logger.warning("day %s: %d board updates missing; rebuilding", day, len(missed))
+            _rebuild_locked(key)
+            # Their best, streak, advent and season lines are stale as well.
+            if len(missed) <= CATCH_UP_PER_PLAYER_LIMIT:
+                for player_id in missed:
+                    tasks.board_player_refresh.delay_on_commit(player_id, day.isoformat())
+            else:
+                tasks.boards_reconcile.delay_on_commit()
+        sql.final_ranks_set(key)
+    return len(missed)
+
+
+def boards_expected() -> set[str]:
+    """Every board the Round table and the seasons call for."""
+    dates = set(
+        Round.objects.filter(ranked=True, status=Round.Status.COMPLETED)
+        .order_by()
+        .values_list("challenge__date", flat=True)
+        .distinct()
+    )
+    keys = {boards.BEST, boards.STREAK}
+    keys |= {boards.daily_key(d) for d in dates}
+    keys |= {boards.advent_key(d.year) for d in dates if boards.in_advent(d)}
+    for season_id in Season.objects.values_list("pk", flat=True):
+        keys |= {boards.season_key(season_id, kind) for kind in (boards.BEST, boards.STREAK)}
+    return keys
+
+
+def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
+    """Rebuild every derived board from the Round table and drop boards nothing calls
+    for any more. Each board is rebuilt in its own transaction, so a crash part-way
+    leaves every board either old-and-consistent or rebuilt, and a rerun finishes."""
+    if keys is None:
+        stale = set(BoardHistogram.objects.order_by().values_list("board", flat=True).distinct())
+        keys = boards_expected() | stale
+    done = []
+    for key in sorted(keys):
+        board_rebuild(board=key)
+        done.append(key)
+    return done
+
+
+def season_boards_rebuild(*, season_id: int) -> list[str]:
+    """Rebuild a season's boards (after its dates changed, or from the admin action)."""
+    return boards_reconcile(
+        keys=[boards.season_key(season_id, kind) for kind in (boards.BEST, boards.STREAK)]
+    )
+
+
+def season_boards_schedule(*, season: Season) -> None:
+    """Enqueue a rebuild of the season's boards once the current transaction commits."""
+    from leaderboards import tasks
+
+    tasks.season_boards_rebuild.delay_on_commit(season.pk)
+
+
+def season_delete(*, season: Season) -> None:
+    """Delete a season and its boards."""
+    prefix = boards.season_prefix(season.pk)
+    with transaction.atomic():
+        keys = [boards.season_key(season.pk, kind) for kind in (boards.BEST, boards.STREAK)]
+        sql.lock_boards(keys, exclusive=True)
+        BoardEntry.objects.filter(board__startswith=prefix).delete()
+        BoardHistogram.objects.filter(board__startswith=prefix).delete()
+        season.delete()

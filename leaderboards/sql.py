@@ -1,0 +1,183 @@
+"""Set-based statements for rebuilding a board from the Round table, on PostgreSQL and
+SQLite. They compute what :mod:`leaderboards.boards` computes per player, for every
+player at once; the tests check that the two agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable, Sequence
+
+from django.db import connection
+
+from daily.models import Challenge
+from games.models import Round
+from leaderboards.models import BoardEntry, BoardHistogram
+
+ENTRY = BoardEntry._meta.db_table
+HIST = BoardHistogram._meta.db_table
+ROUND = Round._meta.db_table
+CHALLENGE = Challenge._meta.db_table
+
+_ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak_last_run"
+
+
+def _ranked(date_range: tuple[dt.date, dt.date] | None) -> tuple[str, list[object]]:
+    """FROM/WHERE for completed ranked rounds joined to their date, optionally in a range."""
+    clause = (
+        f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
+        "WHERE r.ranked = %s AND r.status = %s"
+    )
+    params: list[object] = [True, Round.Status.COMPLETED]
+    if date_range is not None:
+        clause += " AND c.date BETWEEN %s AND %s"
+        params += list(date_range)
+    return clause, params
+
+
+def _day_number(column: str) -> str:
+    if connection.vendor == "postgresql":
+        return f"({column} - DATE '2000-01-01')"
+    return f"CAST(julianday({column}) AS INTEGER)"
+
+
+def insert_daily(board: str, day: dt.date) -> None:
+    source, params = _ranked((day, day))
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        f"SELECT %s, r.player_id, r.total, r.completed_at, NULL, NULL {source}",
+        [board, *params],
+    )
+
+
+def insert_best(board: str, date_range: tuple[dt.date, dt.date] | None) -> None:
+    source, params = _ranked(date_range)
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        "SELECT %s, player_id, total, completed_at, NULL, NULL FROM ("
+        "  SELECT r.player_id, r.total, r.completed_at, ROW_NUMBER() OVER ("
+        "    PARTITION BY r.player_id ORDER BY r.total DESC, r.completed_at, c.date) AS n "
+        f"  {source}) t WHERE n = 1",
+        [board, *params],
+    )
+
+
+def insert_sum(board: str, date_range: tuple[dt.date, dt.date]) -> None:
+    source, params = _ranked(date_range)
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        f"SELECT %s, r.player_id, SUM(r.total), MAX(r.completed_at), NULL, NULL {source} "
+        "GROUP BY r.player_id",
+        [board, *params],
+    )
+
+
+def insert_streak(board: str, date_range: tuple[dt.date, dt.date] | None) -> None:
+    """Gaps and islands: consecutive dates share ``day number - row number``."""
+    source, params = _ranked(date_range)
+    _execute(
+        f"WITH days AS ("
+        f"  SELECT r.player_id, c.date AS day, r.completed_at, {_day_number('c.date')}"
+        "    - ROW_NUMBER() OVER (PARTITION BY r.player_id ORDER BY c.date) AS island "
+        f"  {source}"
+        "), runs AS ("
+        "  SELECT player_id, COUNT(*) AS length, MAX(day) AS last_day,"
+        "    MAX(completed_at) AS achieved_at FROM days GROUP BY player_id, island"
+        "), ordered AS ("
+        "  SELECT player_id, length, last_day, achieved_at,"
+        "    ROW_NUMBER() OVER (PARTITION BY player_id"
+        "      ORDER BY length DESC, achieved_at, last_day) AS longest,"
+        "    ROW_NUMBER() OVER (PARTITION BY player_id ORDER BY last_day DESC) AS latest"
+        "  FROM runs"
+        f") INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        "SELECT %s, l.player_id, l.length, l.achieved_at, t.last_day, t.length "
+        "FROM ordered l JOIN ordered t ON t.player_id = l.player_id AND t.latest = 1 "
+        "WHERE l.longest = 1",
+        [*params, board],
+    )
+
+
+def histogram_rebuild(board: str) -> None:
+    _execute(f"DELETE FROM {HIST} WHERE board = %s", [board])
+    _execute(
+        f"INSERT INTO {HIST} (board, value, count) "
+        f"SELECT board, value, COUNT(*) FROM {ENTRY} WHERE board = %s GROUP BY board, value",
+        [board],
+    )
+
+
+def histogram_apply(deltas: dict[tuple[str, int], int]) -> None:
+    """Add ``deltas[(board, value)]`` to the histogram in one statement. Rows are touched
+    in (board, value) order, so concurrent updates always lock them in the same order
+    and cannot deadlock."""
+    changes = sorted((key, n) for key, n in deltas.items() if n)
+    if not changes:
+        return
+    rows = ", ".join(["(%s, %s, %s)"] * len(changes))
+    params = [x for (board, value), n in changes for x in (board, value, n)]
+    _execute(
+        f"INSERT INTO {HIST} (board, value, count) VALUES {rows} "
+        f"ON CONFLICT (board, value) DO UPDATE SET count = {HIST}.count + excluded.count",
+        params,
+    )
+    boards = sorted({board for (board, _), _ in changes})
+    _execute(
+        f"DELETE FROM {HIST} WHERE count = 0 AND board IN ({', '.join(['%s'] * len(boards))})",
+        boards,
+    )
+
+
+def final_ranks_set(board: str) -> int:
+    """Store every entry's current rank as its final rank; touches only rows that change."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {ENTRY} AS e SET final_rank = r.rank FROM ("
+            "  SELECT value, 1 + COALESCE(SUM(count) OVER (ORDER BY value DESC"
+            "    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS rank"
+            f"  FROM {HIST} WHERE board = %s"
+            ") r WHERE e.board = %s AND e.value = r.value"
+            " AND (e.final_rank IS NULL OR e.final_rank <> r.rank)",
+            [board, board],
+        )
+        return cursor.rowcount
+
+
+def daily_mismatched_players(board: str, day: dt.date) -> list[int]:
+    """Players whose line on a day's board differs from their ranked round: a board job
+    that never ran (lost with its worker), or an entry left without its round."""
+    source, params = _ranked((day, day))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT r.player_id {source} AND NOT EXISTS ("
+            f"  SELECT 1 FROM {ENTRY} e WHERE e.board = %s AND e.player_id = r.player_id"
+            "   AND e.value = r.total AND e.achieved_at = r.completed_at) "
+            f"UNION SELECT e.player_id FROM {ENTRY} e WHERE e.board = %s AND NOT EXISTS ("
+            f"  SELECT 1 {source} AND r.player_id = e.player_id)",
+            [*params, board, board, *params],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def lock_boards(keys: Iterable[str], *, exclusive: bool) -> None:
+    """Transaction-scoped PostgreSQL advisory locks on boards: shared for a player's
+    incremental update (many run at once), exclusive for rebuilding a whole board. Taken
+    in one fixed order so two updates never deadlock. SQLite needs none: its
+    IMMEDIATE transactions already serialise every writer."""
+    if connection.vendor != "postgresql":
+        return
+    ids = sorted({_lock_id(key) for key in keys})
+    if not ids:
+        return
+    function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    _execute(f"SELECT COUNT({function}(k)) FROM unnest(%s::bigint[]) AS k", [ids])
+
+
+def _lock_id(key: str) -> int:
+    digest = hashlib.blake2b(f"leaderboards:{key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _execute(sql: str, params: Sequence[object]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)

@@ -1,0 +1,121 @@
+import datetime as dt
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.views import APIView
+
+from config.openapi import ERROR_RESPONSES
+from leaderboards import boards, selectors
+from leaderboards.serializers import (
+    AdventCalendarSerializer,
+    BoardPageSerializer,
+    BoardQuerySerializer,
+)
+
+AROUND_SIZE = 21
+
+BOARD_PARAMETERS = [
+    OpenApiParameter("page", int, description="1-based page number."),
+    OpenApiParameter(
+        "around", str, enum=["me"], description="The entries around you instead of a page."
+    ),
+    OpenApiParameter("season", str, description="A season's slug: the season's board."),
+]
+
+
+def _board_response(request: Request, board: selectors.Board, query: dict[str, Any]) -> Response:
+    if query.get("around") == "me":
+        view = selectors.board_around(board=board, player=request.user, size=AROUND_SIZE)
+    else:
+        view = selectors.board_page(
+            board=board,
+            player=request.user,
+            page=query["page"],
+            size=settings.REST_FRAMEWORK["PAGE_SIZE"],
+        )
+    url = request.build_absolute_uri()
+    previous = None
+    if view.has_previous:
+        previous = (
+            remove_query_param(url, "page")
+            if view.page == 2
+            else replace_query_param(url, "page", (view.page or 1) - 1)
+        )
+    body: dict[str, Any] = {
+        "count": view.count,
+        "next": replace_query_param(url, "page", (view.page or 1) + 1) if view.has_next else None,
+        "previous": previous,
+        "results": view.results,
+        "me": view.me,
+    }
+    if board.kind == boards.DAILY:
+        body["frozen"] = board.frozen
+    return Response(body)
+
+
+def _query(request: Request) -> dict[str, Any]:
+    serializer = BoardQuerySerializer(data=request.query_params)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class DailyBoardView(APIView):
+    @extend_schema(
+        parameters=BOARD_PARAMETERS,
+        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
+        summary="Today's dice: the ranked scores of one date",
+        description="Today or a past date; future dates are 404.",
+    )
+    def get(self, request: Request, day: dt.date) -> Response:
+        query = _query(request)
+        board = selectors.board_daily(day=day, season_slug=query.get("season"))
+        return _board_response(request, board, query)
+
+
+class BestDayBoardView(APIView):
+    @extend_schema(
+        parameters=BOARD_PARAMETERS,
+        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
+        summary="Best day: each player's best ranked daily score",
+    )
+    def get(self, request: Request) -> Response:
+        query = _query(request)
+        board = selectors.board_ranked(kind=boards.BEST, season_slug=query.get("season"))
+        return _board_response(request, board, query)
+
+
+class StreakBoardView(APIView):
+    @extend_schema(
+        parameters=BOARD_PARAMETERS,
+        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
+        summary="Most days in a row: longest streak, with the current streak beside it",
+    )
+    def get(self, request: Request) -> Response:
+        query = _query(request)
+        board = selectors.board_ranked(kind=boards.STREAK, season_slug=query.get("season"))
+        return _board_response(request, board, query)
+
+
+class AdventBoardView(APIView):
+    @extend_schema(
+        parameters=BOARD_PARAMETERS,
+        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
+        summary="Advent: the sum of each player's ranked scores of December 1-24",
+    )
+    def get(self, request: Request, year: int) -> Response:
+        query = _query(request)
+        board = selectors.board_advent(year=year, season_slug=query.get("season"))
+        return _board_response(request, board, query)
+
+
+class AdventCalendarView(APIView):
+    @extend_schema(
+        responses={200: AdventCalendarSerializer, **ERROR_RESPONSES},
+        summary="Your advent calendar: 24 doors, one per daily challenge of December 1-24",
+    )
+    def get(self, request: Request, year: int) -> Response:
+        return Response(selectors.advent_calendar(player=request.user, year=year))
