@@ -130,9 +130,7 @@ def sum_line(played: Iterable[Played]) -> Line | None:
     rounds = list(played)
     if not rounds:
         return None
-    return Line(
-        value=sum(p.total for p in rounds), achieved_at=max(p.completed_at for p in rounds)
-    )
+    return Line(value=sum(p.total for p in rounds), achieved_at=max(p.completed_at for p in rounds))
 
 
 def within(played: Iterable[Played], first: dt.date, last: dt.date) -> list[Played]:
@@ -152,9 +150,7 @@ def lines_for_day(
     """Every board a ranked round of ``day`` can change, with the player's line on it
     computed from all their ranked rounds (``None``: the player has no line there)."""
     lines: dict[str, Line | None] = {
-        daily_key(day): next(
-            (Line(p.total, p.completed_at) for p in played if p.day == day), None
-        ),
+        daily_key(day): next((Line(p.total, p.completed_at) for p in played if p.day == day), None),
         BEST: best_line(played),
         STREAK: streak_line(played),
     }

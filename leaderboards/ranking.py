@@ -77,9 +77,7 @@ def rank_expression() -> CombinedExpression:
     return Coalesce(Subquery(higher, output_field=IntegerField()), Value(0)) + Value(1)
 
 
-def streak_current(
-    *, last_date: dt.date | None, last_run: int | None, today: dt.date
-) -> int:
+def streak_current(*, last_date: dt.date | None, last_run: int | None, today: dt.date) -> int:
     """The current streak: the latest run if it ends today, or ends yesterday (today's
     round is still possible while today lasts); otherwise 0.
 

@@ -81,9 +81,7 @@ def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
 
 def board_advent(*, year: int, season_slug: str | None = None) -> Board:
     if season_slug is not None:
-        raise ServiceError(
-            "The advent board has no season variant.", code="season_not_supported"
-        )
+        raise ServiceError("The advent board has no season variant.", code="season_not_supported")
     return Board(boards.advent_key(year), boards.ADVENT)
 
 
@@ -180,9 +178,10 @@ def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) 
         if len(found) >= limit:
             break
         found += list(
-            _entries(board).filter(condition).order_by(*order).values(*_FIELDS)[
-                : limit - len(found)
-            ]
+            _entries(board)
+            .filter(condition)
+            .order_by(*order)
+            .values(*_FIELDS)[: limit - len(found)]
         )
     return found
 

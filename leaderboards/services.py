@@ -68,7 +68,10 @@ def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
             player_id=player_id, lines=boards.lines_for_day(played, day=day, seasons=seasons)
         )
         daily = boards.daily_key(day)
-        if daily in changed and Challenge.objects.filter(date=day, closed_at__isnull=False).exists():
+        if (
+            daily in changed
+            and Challenge.objects.filter(date=day, closed_at__isnull=False).exists()
+        ):
             # A late job for a closed day: the frozen ranks must include this entry.
             sql.final_ranks_set(daily)
     return changed

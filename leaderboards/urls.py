@@ -17,13 +17,9 @@ class YearConverter:
 register_converter(YearConverter, "year")
 
 urlpatterns = [
-    path(
-        "leaderboards/daily/<isodate:day>/", views.DailyBoardView.as_view(), name="board-daily"
-    ),
+    path("leaderboards/daily/<isodate:day>/", views.DailyBoardView.as_view(), name="board-daily"),
     path("leaderboards/best-day/", views.BestDayBoardView.as_view(), name="board-best-day"),
     path("leaderboards/streaks/", views.StreakBoardView.as_view(), name="board-streaks"),
-    path(
-        "leaderboards/advent/<year:year>/", views.AdventBoardView.as_view(), name="board-advent"
-    ),
+    path("leaderboards/advent/<year:year>/", views.AdventBoardView.as_view(), name="board-advent"),
     path("advent/<year:year>/", views.AdventCalendarView.as_view(), name="advent-calendar"),
 ]

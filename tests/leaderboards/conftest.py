@@ -28,7 +28,9 @@ def travel(moment: dt.datetime):
     return time_machine.travel(moment, tick=False)
 
 
-def ranked(player: User, day: dt.date, total: int, minute: int = 0) -> Round:
+def ranked(
+    player: User, day: dt.date, total: int, minute: int = 0, *, record: bool = True
+) -> Round:
     """A completed ranked round of ``day`` worth ``total``, completed at noon+minute of
     that day, recorded on the boards the way ``games.services`` does it."""
     at = noon(day, minute)
@@ -45,7 +47,8 @@ def ranked(player: User, day: dt.date, total: int, minute: int = 0) -> Round:
             total=total,
             completed_at=at,
         )
-        board_record_round.delay_on_commit(str(rnd.id))
+        if record:
+            board_record_round.delay_on_commit(str(rnd.id))
     return rnd
 
 

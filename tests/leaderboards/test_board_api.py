@@ -51,8 +51,14 @@ def test_a_player_without_a_line_gets_an_empty_board_and_me_null():
     _, client = make_player()
     with travel(noon(DAY)):
         body = board(client, f"daily/{DAY}/")
-    assert body == {"count": 0, "next": None, "previous": None, "results": [], "me": None,
-                    "frozen": False}
+    assert body == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+        "me": None,
+        "frozen": False,
+    }
 
 
 def test_a_future_days_board_is_404_like_the_daily_itself():
@@ -145,14 +151,19 @@ def test_season_boards_only_count_the_seasons_dates():
         seasonal = board(client, "best-day/", season=season.slug)
         streaks = board(client, "streaks/", season=season.slug)
         day_in = board(client, f"daily/{DAY}/", season=season.slug)
-        day_out = client.get(f"/api/v1/leaderboards/daily/{DAY - dt.timedelta(1)}/",
-                             {"season": season.slug})
+        day_out = client.get(
+            f"/api/v1/leaderboards/daily/{DAY - dt.timedelta(1)}/", {"season": season.slug}
+        )
         unknown = client.get("/api/v1/leaderboards/best-day/", {"season": "nope"})
         advent = client.get("/api/v1/leaderboards/advent/2026/", {"season": season.slug})
     assert [(x["username"], x["value"]) for x in overall["results"]] == [("ann", 600), ("bob", 250)]
-    assert [(x["username"], x["value"]) for x in seasonal["results"]] == [("bob", 250), ("ann", 200)]
+    assert [(x["username"], x["value"]) for x in seasonal["results"]] == [
+        ("bob", 250),
+        ("ann", 200),
+    ]
     assert [(x["username"], x["value"], x["current"]) for x in streaks["results"]] == [
-        ("bob", 2, 2), ("ann", 1, 1)  # ann ended yesterday: still current
+        ("bob", 2, 2),
+        ("ann", 1, 1),  # ann ended yesterday: still current
     ]
     assert names(day_in) == ["bob", "ann"]
     assert day_out.status_code == 404 and day_out.json()["code"] == "date_not_in_season"

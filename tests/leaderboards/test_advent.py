@@ -1,0 +1,95 @@
+"""The advent calendar's doors and the advent board."""
+
+import datetime as dt
+
+import pytest
+
+from daily.services import challenge_get_or_create
+from tests.factories import make_player
+from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def dec(n: int) -> dt.date:
+    return dt.date(2026, 12, n)
+
+
+def doors(client) -> dict:
+    response = client.get("/api/v1/advent/2026/")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_doors_are_locked_open_played_or_missed_with_score_and_rank():
+    me, client = make_player("me")
+    rival, _ = make_player("rival")
+    ranked(rival, dec(1), 400)
+    ranked(me, dec(1), 300)
+    ranked(me, dec(3), 350)
+    for n in range(1, 8):  # the beat job creates days ahead
+        challenge_get_or_create(day=dec(n))
+    with travel(noon(dec(5))):
+        client.post(f"/api/v1/daily/{dec(2)}/rounds/")  # a replay of a past day: unranked
+        body = doors(client)
+    states = [door["state"] for door in body["doors"]]
+    assert states == ["played", "missed", "played", "missed", "open"] + ["locked"] * 19
+    assert body["doors"][0] | {"replay": None} == {
+        "day": 1,
+        "date": "2026-12-01",
+        "state": "played",
+        "score": 300,
+        "rank": 2,
+        "replay": None,
+    }
+    assert (body["doors"][2]["score"], body["doors"][2]["rank"]) == (350, 1)
+    assert body["doors"][1]["score"] is None and body["doors"][4]["rank"] is None
+    assert body["doors"][1]["replay"] == f"/api/v1/daily/{dec(2)}/rounds/"
+    assert body["doors"][4]["replay"] is None and body["doors"][5]["replay"] is None
+    assert (body["year"], body["theme"], body["total"]) == (2026, "christmas", 650)
+    assert len(body["doors"]) == 24 and body["doors"][23]["date"] == "2026-12-24"
+
+
+def test_a_door_stays_open_while_its_ranked_round_may_still_be_finished():
+    _, client = make_player()
+    with travel(dt.datetime(2026, 12, 5, 23, 50, tzinfo=dt.UTC)):
+        client.post(f"/api/v1/daily/{dec(5)}/rounds/")
+    with travel(dt.datetime(2026, 12, 6, 0, 10, tzinfo=dt.UTC)):
+        grace = doors(client)["doors"]
+    with travel(dt.datetime(2026, 12, 6, 0, 31, tzinfo=dt.UTC)):
+        after = doors(client)["doors"]
+    assert [d["state"] for d in grace[4:6]] == ["open", "open"]
+    assert [d["state"] for d in after[4:6]] == ["missed", "open"]
+
+
+def test_a_past_door_starts_an_unranked_replay():
+    _, client = make_player()
+    challenge_get_or_create(day=dec(1))
+    with travel(noon(dec(3))):
+        replay = doors(client)["doors"][0]["replay"]
+        response = client.post(replay)
+    assert response.status_code == 201
+    assert response.json()["ranked"] is False and response.json()["theme"] == "christmas"
+
+
+def test_the_advent_board_sums_december_1_to_24_only():
+    a, client = make_player("ann")
+    b, _ = make_player("bob")
+    ranked(a, dt.date(2026, 11, 30), 600)
+    ranked(a, dec(1), 300)
+    ranked(a, dec(2), 300)
+    ranked(b, dec(2), 600)
+    ranked(b, dec(25), 600)
+    with travel(noon(dec(26))):
+        body = board(client, "advent/2026/")
+        calendar = doors(client)
+    assert names(body) == ["ann", "bob"]  # 600 each; ann reached it first (same minute, id)
+    assert [line["value"] for line in body["results"]] == [600, 600]
+    assert ranks(body) == [1, 1]
+    assert calendar["total"] == 600 and calendar["rank"] == 1
+
+
+def test_a_bad_year_is_404():
+    _, client = make_player()
+    assert client.get("/api/v1/advent/0000/").status_code == 404
+    assert client.get("/api/v1/leaderboards/advent/26/").status_code == 404

@@ -1,0 +1,164 @@
+"""The board jobs: incremental updates, day-close freezing, reconciliation."""
+
+import datetime as dt
+
+import pytest
+
+from daily import services as daily_services
+from daily import tasks as daily_tasks
+from games.models import Round
+from leaderboards import services, tasks
+from leaderboards.models import BoardEntry, BoardHistogram, Season
+from tests.factories import make_player
+from tests.leaderboards.conftest import board, noon, ranked, travel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DAY = dt.date(2026, 12, 3)
+
+
+def snapshot() -> tuple[list, list]:
+    entries = sorted(
+        BoardEntry.objects.values_list(
+            "board",
+            "player__username",
+            "value",
+            "achieved_at",
+            "streak_last_date",
+            "streak_last_run",
+            "final_rank",
+        )
+    )
+    histogram = sorted(
+        BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
+    )
+    return entries, histogram
+
+
+def close(day: dt.date) -> list[str]:
+    with travel(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)):
+        return daily_tasks.days_close_due.delay().get()
+
+
+def test_day_close_freezes_final_ranks_once():
+    players = [make_player(f"p{i}")[0] for i in range(4)]
+    for user, score in zip(players, [300, 250, 250, 200], strict=True):
+        ranked(user, DAY, score)
+    assert close(DAY) == [DAY.isoformat()]
+    frozen = snapshot()
+    finals = dict(
+        BoardEntry.objects.filter(board=f"daily:{DAY}").values_list(
+            "player__username", "final_rank"
+        )
+    )
+    assert finals == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
+    assert close(DAY) == []
+    assert daily_services.day_close(day=DAY) is False
+    assert snapshot() == frozen
+    # Non-daily boards never carry final ranks.
+    assert (
+        not BoardEntry.objects.exclude(board__startswith="daily:")
+        .filter(final_rank__isnull=False)
+        .exists()
+    )
+
+
+def test_the_api_shows_a_closed_days_board_as_frozen():
+    user, client = make_player()
+    ranked(user, DAY, 123)
+    close(DAY)
+    with travel(noon(DAY + dt.timedelta(days=2))):
+        body = board(client, f"daily/{DAY}/")
+    assert body["frozen"] is True and body["me"]["rank"] == 1
+
+
+def test_a_late_job_for_a_closed_day_updates_the_frozen_ranks():
+    first, _ = make_player("first")
+    late, _ = make_player("late")
+    ranked(first, DAY, 200)
+    rnd = ranked(late, DAY, 300, record=False)  # its job is still queued
+    with pytest.MonkeyPatch.context() as patch:
+        # Day close sees nothing missing if the catch-up is disabled…
+        patch.setattr("leaderboards.sql.daily_mismatched_players", lambda *a: [])
+        close(DAY)
+    daily = BoardEntry.objects.filter(board=f"daily:{DAY}")
+    assert dict(daily.values_list("player__username", "final_rank")) == {"first": 1}
+    tasks.board_record_round.delay(str(rnd.id))  # …and the late job arrives afterwards.
+    assert dict(daily.values_list("player__username", "final_rank")) == {"late": 1, "first": 2}
+
+
+def test_day_close_catches_up_on_board_jobs_that_never_ran():
+    recorded, _ = make_player("recorded")
+    lost, client = make_player("lost")
+    ranked(recorded, DAY, 200)
+    ranked(lost, DAY, 250, record=False)  # its job was lost with its worker
+    assert not BoardEntry.objects.filter(player=lost).exists()
+    assert close(DAY) == [DAY.isoformat()]
+    lines = dict(BoardEntry.objects.filter(player=lost).values_list("board", "value"))
+    assert lines == {f"daily:{DAY}": 250, "best": 250, "streak": 1, "advent:2026": 250}
+    caught_up = snapshot()
+    services.boards_reconcile()
+    assert snapshot() == caught_up
+    with travel(noon(DAY + dt.timedelta(days=1))):
+        assert board(client, f"daily/{DAY}/")["me"]["rank"] == 1
+
+
+def _season_data():
+    Season.objects.create(
+        name="Winter", slug="winter", start_date=DAY, end_date=DAY + dt.timedelta(9)
+    )
+    Season.objects.create(
+        name="Dec", slug="dec", start_date=dt.date(2026, 12, 1), end_date=dt.date(2026, 12, 31)
+    )
+    users = [make_player(f"u{i}")[0] for i in range(6)]
+    for i, user in enumerate(users):
+        for n in range(12):
+            if (i * 5 + n * 3) % 7 < 4 + i % 3:
+                day = dt.date(2026, 11, 28) + dt.timedelta(days=n)
+                ranked(user, day, 150 + (i * 37 + n * 11) % 90, minute=(i + n) % 3)
+
+
+def test_reconcile_rebuilds_exactly_what_the_incremental_updates_built():
+    _season_data()
+    incremental = snapshot()
+    assert len(incremental[0]) > 40
+    BoardEntry.objects.filter(pk__in=BoardEntry.objects.values("pk")[:10]).delete()
+    BoardEntry.objects.filter(board="best").update(value=1)
+    BoardHistogram.objects.filter(board="streak").delete()
+    BoardHistogram.objects.create(board="daily:2020-01-01", value=5, count=3)  # stale board
+    assert tasks.boards_reconcile.delay().get() > 0
+    assert snapshot() == incremental
+
+
+def test_reconcile_keeps_closed_days_frozen():
+    _season_data()
+    close(dt.date(2026, 11, 28))
+    before = snapshot()
+    services.boards_reconcile()
+    assert snapshot() == before
+    assert BoardEntry.objects.filter(board="daily:2026-11-28", final_rank__isnull=False).exists()
+
+
+def test_a_repeated_job_changes_nothing():
+    user, _ = make_player()
+    rnd = ranked(user, DAY, 321)
+    before = snapshot()
+    assert tasks.board_record_round.delay(str(rnd.id)).get() is None
+    assert services.board_player_refresh(player_id=user.pk, day=DAY) == []
+    assert snapshot() == before
+
+
+def test_the_api_answers_with_the_cache_unreachable(settings):
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    user, client = make_player()
+    ranked(user, DAY, 222)
+    with travel(noon(DAY, 30)):
+        for path in (f"daily/{DAY}/", "best-day/", "streaks/", "advent/2026/"):
+            assert board(client, path)["me"]["value"] in (222, 1)
+        assert client.get("/api/v1/advent/2026/").json()["total"] == 222

@@ -1,0 +1,121 @@
+"""Seasons in the Django admin: validation, boards (re)built on save, the recompute action."""
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from leaderboards.models import BoardEntry, Season
+from tests.factories import make_player
+from tests.leaderboards.conftest import ranked
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+D1 = dt.date(2026, 11, 1)
+
+
+@pytest.fixture
+def admin_client() -> Client:
+    User.objects.create_superuser("boss", "boss@example.com", "a-long-admin-password")
+    client = Client()
+    client.login(username="boss", password="a-long-admin-password")
+    return client
+
+
+@pytest.fixture
+def played():
+    ann, _ = make_player("ann")
+    bob, _ = make_player("bob")
+    for n, score in enumerate([100, 300, 200]):
+        ranked(ann, D1 + dt.timedelta(days=n), score)
+    ranked(bob, D1 + dt.timedelta(days=2), 250)
+    return ann, bob
+
+
+def season_form(**overrides) -> dict:
+    return {
+        "name": "Early November",
+        "slug": "early-november",
+        "start_date": "2026-11-01",
+        "end_date": "2026-11-02",
+        "theme": "",
+        **overrides,
+    }
+
+
+def lines(season: Season, kind: str) -> dict[str, int]:
+    return dict(
+        BoardEntry.objects.filter(board=f"season:{season.pk}:{kind}").values_list(
+            "player__username", "value"
+        )
+    )
+
+
+def test_a_season_cannot_end_before_it_starts(admin_client):
+    response = admin_client.post(
+        "/admin/leaderboards/season/add/", season_form(end_date="2026-10-31")
+    )
+    assert response.status_code == 200
+    assert "cannot end before it starts" in response.content.decode()
+    assert not Season.objects.exists()
+
+
+def test_creating_a_season_builds_its_boards_and_new_dates_rebuild_them(admin_client, played):
+    response = admin_client.post("/admin/leaderboards/season/add/", season_form())
+    assert response.status_code == 302
+    season = Season.objects.get(slug="early-november")
+    assert lines(season, "best") == {"ann": 300}
+    assert lines(season, "streak") == {"ann": 2}
+
+    response = admin_client.post(
+        f"/admin/leaderboards/season/{season.pk}/change/",
+        season_form(start_date="2026-11-03", end_date="2026-11-30"),
+    )
+    assert response.status_code == 302
+    assert lines(season, "best") == {"ann": 200, "bob": 250}
+    assert lines(season, "streak") == {"ann": 1, "bob": 1}
+
+
+def test_overlapping_seasons_each_have_their_own_boards(admin_client, played):
+    admin_client.post("/admin/leaderboards/season/add/", season_form())
+    admin_client.post(
+        "/admin/leaderboards/season/add/",
+        season_form(name="All November", slug="november", end_date="2026-11-30"),
+    )
+    november = Season.objects.get(slug="november")
+    assert lines(november, "best") == {"ann": 300, "bob": 250}
+    assert lines(Season.objects.get(slug="early-november"), "best") == {"ann": 300}
+
+
+def test_the_list_shows_dates_and_player_counts_and_searches(admin_client, played):
+    admin_client.post(
+        "/admin/leaderboards/season/add/", season_form(end_date="2026-11-30", theme="frost")
+    )
+    page = admin_client.get("/admin/leaderboards/season/").content.decode()
+    assert "Early November" in page and "Nov. 30, 2026" in page
+    assert '<td class="field-players">2</td>' in page
+    found = admin_client.get("/admin/leaderboards/season/", {"q": "frost"}).content.decode()
+    assert "Early November" in found
+    missing = admin_client.get("/admin/leaderboards/season/", {"q": "summer"}).content.decode()
+    assert "Early November" not in missing
+
+
+def test_the_recompute_action_rebuilds_a_seasons_boards(admin_client, played):
+    admin_client.post("/admin/leaderboards/season/add/", season_form())
+    season = Season.objects.get()
+    BoardEntry.objects.filter(board__startswith=f"season:{season.pk}:").delete()
+    response = admin_client.post(
+        "/admin/leaderboards/season/",
+        {"action": "recompute_boards", "_selected_action": [season.pk]},
+    )
+    assert response.status_code == 302
+    assert lines(season, "best") == {"ann": 300}
+
+
+def test_deleting_a_season_deletes_its_boards(admin_client, played):
+    admin_client.post("/admin/leaderboards/season/add/", season_form())
+    season = Season.objects.get()
+    response = admin_client.post(f"/admin/leaderboards/season/{season.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not BoardEntry.objects.filter(board__startswith="season:").exists()

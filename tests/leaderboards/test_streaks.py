@@ -1,0 +1,98 @@
+"""Most days in a row: the longest run, and the current streak at day boundaries."""
+
+import datetime as dt
+
+import pytest
+
+from leaderboards.models import Season
+from tests.factories import make_player
+from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+D = dt.date(2026, 11, 1)
+
+
+def day(n: int) -> dt.date:
+    return D + dt.timedelta(days=n - 1)
+
+
+def at(moment):
+    return travel(moment)
+
+
+def my_streak(client) -> tuple[int, int]:
+    me = board(client, "streaks/")["me"]
+    return me["value"], me["current"]
+
+
+def test_a_missed_date_ends_the_run_and_the_longest_run_is_kept():
+    user, client = make_player()
+    for n in (1, 2, 3, 5, 6):
+        ranked(user, day(n), 200)
+    with at(noon(day(6), 30)):
+        assert my_streak(client) == (3, 2)
+
+
+def test_the_current_streak_lasts_through_the_next_day_and_drops_at_the_midnight_after():
+    user, client = make_player()
+    for n in (1, 2):
+        ranked(user, day(n), 200)
+    with at(dt.datetime.combine(day(3), dt.time(23, 59, 59), tzinfo=dt.UTC)):
+        assert my_streak(client) == (2, 2)  # today's round is still possible
+    with at(dt.datetime.combine(day(4), dt.time.min, tzinfo=dt.UTC)):
+        assert my_streak(client) == (2, 0)  # day 3 passed without a round
+
+
+def test_the_day_boundary_is_the_daily_time_zone(settings):
+    settings.DAILY_TIME_ZONE = "Pacific/Auckland"  # UTC+13 in November
+    user, client = make_player()
+    # Noon UTC on day n is already day n+1 in Auckland; ranked() stores the UTC noon.
+    ranked(user, day(1), 200)
+    auckland_midnight = dt.datetime.combine(day(3), dt.time.min, tzinfo=dt.UTC) - dt.timedelta(
+        hours=13
+    )
+    with at(auckland_midnight - dt.timedelta(seconds=1)):
+        assert my_streak(client) == (1, 1)
+    with at(auckland_midnight):
+        assert my_streak(client) == (1, 0)
+
+
+def test_a_new_round_today_extends_the_current_run():
+    user, client = make_player()
+    for n in (1, 2, 3):
+        ranked(user, day(n), 200)
+    with at(noon(day(4), 0)):
+        assert my_streak(client) == (3, 3)
+    ranked(user, day(4), 150)
+    with at(noon(day(4), 30)):
+        assert my_streak(client) == (4, 4)
+
+
+def test_equal_streaks_share_a_rank_and_the_run_completed_first_leads():
+    a, client = make_player("ann")
+    b, _ = make_player("bob")
+    c, _ = make_player("cy")
+    for n in (2, 3, 4):
+        ranked(a, day(n), 100)
+    for n in (1, 2, 3):
+        ranked(b, day(n), 100)  # three in a row a day before ann
+    ranked(c, day(4), 300)
+    with at(noon(day(4), 30)):
+        body = board(client, "streaks/")
+    assert names(body) == ["bob", "ann", "cy"]
+    assert ranks(body) == [1, 1, 3]
+    # bob ended yesterday (still current), ann today, cy today.
+    assert [line["current"] for line in body["results"]] == [3, 3, 1]
+
+
+def test_a_season_streak_only_counts_the_seasons_dates_and_ends_with_it():
+    season = Season.objects.create(name="S", slug="s", start_date=day(3), end_date=day(5))
+    user, client = make_player()
+    for n in range(1, 8):
+        ranked(user, day(n), 100)
+    with at(noon(day(7), 30)):
+        overall = board(client, "streaks/")["me"]
+        seasonal = board(client, "streaks/", season=season.slug)["me"]
+    assert (overall["value"], overall["current"]) == (7, 7)
+    assert (seasonal["value"], seasonal["current"]) == (3, 0)
