@@ -74,7 +74,8 @@ def best_line(played: Iterable[Played]) -> Line | None:
     """The best score; among equal scores the earliest completed.
 
     >>> t = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
-    >>> best_line([Played(dt.date(2026, 12, 1), 200, t), Played(dt.date(2026, 12, 2), 250, t)]).value
+    >>> day = dt.date(2026, 12, 1)
+    >>> best_line([Played(day, 200, t), Played(day, 250, t)]).value
     250
     """
     top = min(played, key=lambda p: (-p.total, p.completed_at, p.day), default=None)

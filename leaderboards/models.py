@@ -91,4 +91,4 @@ class BoardHistogram(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.board}: {self.count} × {self.value}"
+        return f"{self.board}: {self.count} at {self.value}"

@@ -180,7 +180,7 @@ def test_boards_need_credentials():
 def test_a_round_played_through_the_api_is_on_the_boards_when_it_completes():
     from tests.factories import play_round
 
-    user, client = make_player("live")
+    _, client = make_player("live")
     with travel(noon(DAY)):
         state = client.post(f"/api/v1/daily/{DAY}/rounds/").json()
     with time_machine_ticking(noon(DAY, 1)):

@@ -6,7 +6,6 @@ import pytest
 
 from daily import services as daily_services
 from daily import tasks as daily_tasks
-from games.models import Round
 from leaderboards import services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, Season
 from tests.factories import make_player
