@@ -1,11 +1,25 @@
 """The Celery application. Settings come from Django settings under the ``CELERY_`` prefix."""
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, Task
+from django.db import transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def enqueue_on_commit(task: Task, *args: Any) -> None:
+    """Send ``task`` once the current transaction commits, like ``task.delay_on_commit``,
+    except that a broker outage never fails the request whose data has already committed:
+    Django logs the failed send, and the periodic reconciliation job makes up for it."""
+
+    def send() -> None:
+        task.delay(*args)
+
+    send.__qualname__ = f"send {task.name}"  # names the job in Django's failure log
+    transaction.on_commit(send, robust=True)

@@ -130,6 +130,12 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_queue_dir / "control"),
         "store_processed": False,
     }
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A job left unacknowledged by a dead worker is redelivered after this many seconds
+    # (tests shorten it to watch a killed job come back).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600)
+    }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
@@ -151,6 +157,12 @@ CELERY_BEAT_SCHEDULE = {
     "daily-close-due-days": {
         "task": "daily.tasks.days_close_due",
         "schedule": timedelta(minutes=1),
+    },
+    # Rebuild every derived board from the Round table (the source of truth): repairs
+    # anything a lost job or a Redis outage left behind. Off-peak, daily.
+    "leaderboards-reconcile": {
+        "task": "leaderboards.tasks.boards_reconcile",
+        "schedule": crontab(hour=3, minute=17),
     },
 }
 

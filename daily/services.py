@@ -16,6 +16,7 @@ from daily import clock
 from daily.models import Challenge
 from games import services as game_services
 from games.models import Round
+from leaderboards import services as board_services
 
 logger = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ def day_close(*, day: dt.date) -> bool:
         if challenge is None or challenge.closed_at is not None:
             return False
         expired = game_services.rounds_expire_unfinished_ranked(challenge=challenge)
+        board_services.board_day_freeze(day=day)
         challenge.closed_at = timezone.now()
         challenge.save(update_fields=["closed_at"])
     logger.info("closed daily %s (%d unfinished ranked rounds expired)", day, expired)

@@ -1,6 +1,7 @@
 import datetime as dt
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -15,15 +16,23 @@ from games.serializers import RoundSerializer
 
 class DailyTodayView(APIView):
     @extend_schema(
-        responses={200: ChallengeSerializer, **ERROR_RESPONSES}, summary="Today's challenge"
+        responses={200: ChallengeSerializer, **ERROR_RESPONSES},
+        summary="Today's challenge",
+        operation_id="daily_today",
     )
     def get(self, request: Request) -> Response:
         challenge = services.challenge_for_play(day=clock.today())
         return Response(selectors.challenge_payload(challenge=challenge, player=request.user))
 
 
+DAY_PARAMETER = OpenApiParameter(
+    "day", OpenApiTypes.DATE, OpenApiParameter.PATH, description="Challenge date, 2026-12-01"
+)
+
+
 class DailyDateView(APIView):
     @extend_schema(
+        parameters=[DAY_PARAMETER],
         responses={200: ChallengeSerializer, **ERROR_RESPONSES},
         summary="The challenge of a date (today or past; future dates are 404)",
     )
@@ -34,6 +43,7 @@ class DailyDateView(APIView):
 
 class DailyRoundsView(APIView):
     @extend_schema(
+        parameters=[DAY_PARAMETER],
         request=None,
         responses={200: RoundSerializer, 201: RoundSerializer, **ERROR_RESPONSES},
         summary="Start a round on a date's challenge, or get your unfinished one",

@@ -18,6 +18,7 @@ from django.utils import timezone
 import yatzy
 from accounts.models import User
 from config.api_errors import ConflictError, ServiceError
+from config.celery import enqueue_on_commit
 from daily import clock
 from daily.models import Challenge
 from games import selectors
@@ -81,7 +82,7 @@ def _round_act(
                 rnd.completed_at = timezone.now()
             rnd.save()
             if game.is_over and rnd.ranked:
-                board_record_round.delay_on_commit(str(rnd.id))
+                enqueue_on_commit(board_record_round, str(rnd.id))
             return rnd
     raise ServiceError(
         "The day of this ranked round has ended and its grace period is over.",

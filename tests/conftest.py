@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from django.conf import settings
 
@@ -22,3 +24,13 @@ def _daily_settings(settings):
 @pytest.fixture
 def uses_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A test database per pytest process, so two test runs in one checkout (or on one
+    PostgreSQL server) never drop each other's database."""
+    for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
+        base = test.get("NAME") or f"test_{db['NAME']}"
+        test["NAME"] = f"{base}_{os.getpid()}"

@@ -60,6 +60,10 @@ class LiveStack:
         self.processes["worker"] = worker
         return worker
 
+    def stop(self) -> None:
+        for process in self.processes.values():
+            _stop(process)
+
 
 def _stop(process: subprocess.Popen) -> None:
     if process.poll() is None:
@@ -71,8 +75,7 @@ def _stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-@pytest.fixture
-def live_stack(transactional_db, tmp_path, settings_override_for_live) -> Iterator[LiveStack]:
+def _start_stack(env_overrides: dict[str, str]) -> LiveStack:
     port = _free_port()
     env = {
         **os.environ,
@@ -80,6 +83,7 @@ def live_stack(transactional_db, tmp_path, settings_override_for_live) -> Iterat
         "DAILY_SEED_SECRET": settings.DAILY_SEED_SECRET,
         "CONN_MAX_AGE": "0",
         "VAR_DIR": str(Path(settings.VAR_DIR)),
+        **env_overrides,
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     stack = LiveStack(url=f"http://127.0.0.1:{port}", env=env, processes={})
@@ -95,22 +99,39 @@ def live_stack(transactional_db, tmp_path, settings_override_for_live) -> Iterat
         cwd=ROOT,
         env=env,
     )
-    stack.start_worker()
     deadline = time.monotonic() + 30
     while True:
         try:
             if httpx.get(f"{stack.url}/api/schema/", timeout=2).status_code == 200:
-                break
+                return stack
         except httpx.TransportError:
             pass
         if time.monotonic() > deadline:
+            stack.stop()
             raise RuntimeError("gunicorn did not start")
         time.sleep(0.2)
-    try:
-        yield stack
-    finally:
-        for process in stack.processes.values():
-            _stop(process)
+
+
+@pytest.fixture
+def live_stack_factory(transactional_db, settings_override_for_live) -> Iterator:
+    """Start gunicorn (without a worker) with extra environment; stopped at teardown."""
+    stacks: list[LiveStack] = []
+
+    def start(**env_overrides: str) -> LiveStack:
+        stacks.append(_start_stack(env_overrides))
+        return stacks[-1]
+
+    yield start
+    for stack in stacks:
+        stack.stop()
+
+
+@pytest.fixture
+def live_stack(live_stack_factory) -> LiveStack:
+    """gunicorn and one Celery worker on the test database and the configured broker."""
+    stack = live_stack_factory()
+    stack.start_worker()
+    return stack
 
 
 @pytest.fixture

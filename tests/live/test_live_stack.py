@@ -65,3 +65,24 @@ def test_the_worker_process_runs_the_daily_jobs(live_stack):
     tasks.challenges_ensure_upcoming.delay()
     wait_for(lambda: Challenge.objects.filter(date__gt=clock.today()).exists())
     assert Challenge.objects.filter(date=clock.today()).exists()
+
+
+def test_rounds_complete_while_the_broker_is_down(live_stack_factory):
+    stack = live_stack_factory(CELERY_BROKER_URL="redis://127.0.0.1:9/0")  # nothing listens
+    token = register(stack, "offline-broker")
+    with stack.client(token) as http:
+        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
+        while state["status"] == "in_progress":
+            turn = state["turn"]
+            response = http.post(
+                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": turn, "roll": 0}
+            )
+            assert response.status_code == 200, response.text
+            category = next(iter(response.json()["options"]))
+            response = http.post(
+                f"/api/v1/rounds/{state['id']}/score/", json={"category": category, "turn": turn}
+            )
+            assert response.status_code == 200, response.text
+            state = response.json()
+    stored = Round.objects.get(pk=state["id"])
+    assert (stored.status, stored.total) == ("completed", state["total"])

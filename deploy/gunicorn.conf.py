@@ -1,0 +1,21 @@
+"""gunicorn settings for the web process. Everything can be overridden from the
+environment (``GUNICORN_CMD_ARGS`` or the variables below)."""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Sync workers: each request holds one database connection for its whole life, and the
+# work per request is short (a few queries and the engine), so 2 × cores + 1 keeps the
+# CPUs busy while some workers wait on PostgreSQL.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+worker_class = "sync"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 30
+keepalive = 5
+max_requests = 5000
+max_requests_jitter = 500
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", None)
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -1,0 +1,38 @@
+"""Production settings refuse to start without their secrets."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def django_check(**env_overrides):
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DAILY_SEED_SECRET"}}
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize("missing", ["SECRET_KEY", "DAILY_SEED_SECRET"])
+def test_production_without_a_secret_fails_at_start(missing):
+    present = {"SECRET_KEY": "k" * 50, "DAILY_SEED_SECRET": "s" * 32}
+    del present[missing]
+    result = django_check(DEBUG="false", **present)
+    assert result.returncode != 0
+    assert f"{missing} must be set" in result.stderr
+
+
+def test_production_with_secrets_starts():
+    result = django_check(DEBUG="false", SECRET_KEY="k" * 50, DAILY_SEED_SECRET="s" * 32)
+    assert result.returncode == 0, result.stderr
+
+
+def test_bad_daily_grace_fails_at_start():
+    result = django_check(DAILY_GRACE="half an hour")
+    assert result.returncode != 0
+    assert "DAILY_GRACE" in result.stderr
