@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import platform
 import statistics
@@ -27,8 +28,6 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
-
-import logging
 
 import httpx
 

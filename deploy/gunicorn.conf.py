@@ -6,7 +6,7 @@ import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # Sync workers: each request holds one database connection for its whole life, and the
-# work per request is short (a few queries and the engine), so 2 × cores + 1 keeps the
+# work per request is short (a few queries and the engine), so 2 x cores + 1 keeps the
 # CPUs busy while some workers wait on PostgreSQL.
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
 worker_class = "sync"
