@@ -47,11 +47,14 @@ def box_points(
 
 @nb.njit(cache=True, nogil=True)  # type: ignore[misc]
 def fill_box(
-    a, mask, c, uvals, w, base, base_full, colmap, scores, joker, upper_face, counts,
+    a, mask, c, uvals, ucols, w, base, base_full, colmap, scores, joker, upper_face, counts,
     first_outcome, yatzy_face, n_boxes, threshold, yatzy_box, extra_points, has_joker,
     forced_order, take_max,
 ):  # fmt: skip
     """Value of putting each outcome (rows of ``a``) into box ``c``, for each upper total.
+
+    Column j of ``a`` is upper total ``uvals[j]``, which is column ``ucols[j]`` of the
+    mask in the layout (a lower box keeps the upper total, hence the column).
 
     ``w[base + column]`` is the value of the state after filling ``c``; ``base_full`` the
     same when ``c`` is the yatzy box filled with its full score, if the state tracks it.
@@ -76,7 +79,7 @@ def fill_box(
             if face > 0:
                 v = gain + w[b + colmap[um2, min(uvals[j] + points, threshold)]]
             else:
-                v = gain + w[b + j]
+                v = gain + w[b + ucols[j]]
             if not legal:
                 v = ILLEGAL
             if not take_max or v > a[row, j]:
@@ -136,6 +139,7 @@ def solve_layer(
         um = mask & 63
         ncol = ncols[um]
         uvals = colval[um, :ncol]
+        ucols = np.arange(ncol)
         a = np.empty((n_keeps, ncol))
         a[first_outcome:, :] = ILLEGAL
         for c in open_boxes(mask, n_boxes, forced_order):
@@ -143,7 +147,7 @@ def solve_layer(
             base = offsets[m2]
             base_full = offsets[m2 | (1 << n_boxes)] if extra_points > 0 else base
             fill_box(
-                a, mask, c, uvals, w, base, base_full, colmap, scores, joker, upper_face,
+                a, mask, c, uvals, ucols, w, base, base_full, colmap, scores, joker, upper_face,
                 counts, first_outcome, yatzy_face, n_boxes, threshold, yatzy_box,
                 extra_points, has_joker, forced_order, True,
             )  # fmt: skip
@@ -156,3 +160,44 @@ def solve_layer(
             for o in range(n_out):
                 s += p_roll[o] * a[first_outcome + o, j]
             w[base + j] = s
+
+
+@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+def plan_turn(
+    mask, upper, boxes, w, bases, bases_full, colmap, scores, joker, upper_face, counts, add,
+    sub, first_outcome, p_roll, yatzy_face, n_boxes, threshold, yatzy_box, extra_points,
+    has_joker, forced_order,
+):  # fmt: skip
+    """Every choice of one turn from a state, for the advice and the bots.
+
+    Returns ``(box_values, before2, before3, start)``: ``box_values[i, o]`` the value of
+    putting outcome o into ``boxes[i]``; ``before2[k]`` / ``before3[k]`` the value of
+    keeping k and rolling the rest for the 2nd / 3rd time; ``start`` the turn's value.
+    ``w[bases[i] + column]`` is the value after filling ``boxes[i]``, as in the solver.
+    """
+    n_keeps = counts.shape[0]
+    uvals = np.full(1, min(upper, threshold))
+    ucols = np.full(1, colmap[mask & 63, uvals[0]])
+    box_values = np.empty((boxes.shape[0], n_keeps - first_outcome))
+    a = np.full((n_keeps, 1), ILLEGAL)
+    one = np.empty((n_keeps, 1))
+    for i in range(boxes.shape[0]):
+        fill_box(
+            one, mask, boxes[i], uvals, ucols, w, bases[i], bases_full[i], colmap, scores, joker,
+            upper_face, counts, first_outcome, yatzy_face, n_boxes, threshold, yatzy_box,
+            extra_points, has_joker, forced_order, False,
+        )  # fmt: skip
+        for r in range(first_outcome, n_keeps):
+            box_values[i, r - first_outcome] = one[r, 0]
+            if one[r, 0] > a[r, 0]:
+                a[r, 0] = one[r, 0]
+    expect(a, add, first_outcome)
+    before3 = a[:, 0].copy()
+    best_subkeep(a, sub)
+    expect(a, add, first_outcome)
+    before2 = a[:, 0].copy()
+    best_subkeep(a, sub)
+    start = 0.0
+    for r in range(first_outcome, n_keeps):
+        start += p_roll[r - first_outcome] * a[r, 0]
+    return box_values, before2, before3, start

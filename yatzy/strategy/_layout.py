@@ -6,7 +6,7 @@ effect on the bonus matters, so it is stored per mask as a *column*: totals are 
 at the threshold, and all totals too low to reach the bonus with the open upper boxes
 collapse into one.  Which totals occur depends only on the six upper bits, so the
 column tables have 64 rows; unreachable totals (e.g. 1 with only "twos" filled) get no
-column.  For Maxi this keeps 33.5 M of the 2^20 × 85 states.
+column.  For Maxi this keeps 33.5 M of the 2^20 x 85 states.
 """
 
 from __future__ import annotations

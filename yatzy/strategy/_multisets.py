@@ -6,7 +6,7 @@ size (all keeps of 0 dice, then of 1 die, ...) so that one pass upwards or downw
 over the index visits smaller keeps before (or after) larger ones; the outcomes of a
 full roll are the keeps of size n, the last block of the numbering.
 
->>> ms = Multisets.build(5)
+>>> ms = multisets(5)
 >>> ms.n_keeps, ms.n_outcomes
 (462, 252)
 >>> ms.counts[ms.index_of((6, 6, 1))].tolist()
@@ -15,6 +15,7 @@ full roll are the keeps of size n, the last block of the numbering.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterable
@@ -62,9 +63,9 @@ class Multisets:
         for i, v in enumerate(vectors):
             for f in range(FACES):
                 if sum(v) < n:
-                    add[i, f] = index[v[:f] + (v[f] + 1,) + v[f + 1 :]]
+                    add[i, f] = index[(*v[:f], v[f] + 1, *v[f + 1 :])]
                 if v[f] > 0:
-                    sub[i, f] = index[v[:f] + (v[f] - 1,) + v[f + 1 :]]
+                    sub[i, f] = index[(*v[:f], v[f] - 1, *v[f + 1 :])]
         first_outcome = len(vectors) - math.comb(n + FACES - 1, FACES - 1)
         p_roll = np.array(
             [_multinomial(v) / FACES**n for v in vectors[first_outcome:]], dtype=np.float64
@@ -98,3 +99,26 @@ def _multinomial(counts: tuple[int, ...]) -> int:
     for c in counts:
         result //= math.factorial(c)
     return result
+
+
+@functools.cache
+def multisets(n: int) -> Multisets:
+    """The keeps of an n-dice game, built once per process."""
+    return Multisets.build(n)
+
+
+@functools.cache
+def sub_keeps(n: int, k: int) -> tuple[int, ...]:
+    """Keeps strictly inside keep k of an n-dice game: what may be held to roll again.
+
+    >>> ms = multisets(5)
+    >>> sorted(ms.faces(s) for s in sub_keeps(5, ms.index_of((2, 2))))
+    [(), (2,)]
+    """
+    ms = multisets(n)
+    counts = ms.counts[k].tolist()
+    return tuple(
+        ms.index_of(f + 1 for f in range(FACES) for _ in range(sub[f]))
+        for sub in itertools.product(*(range(c + 1) for c in counts))
+        if list(sub) != counts
+    )

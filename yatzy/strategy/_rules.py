@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from yatzy.strategy._multisets import FACES, IntArray, Multisets
+from yatzy.strategy._multisets import FACES, IntArray, Multisets, multisets
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -44,7 +44,8 @@ class UnsupportedRules(ValueError):
 class Rules:
     """A ruleset flattened into arrays.
 
-    ``scores[c, o]``: points of outcome o in box c; ``joker[c, f]``: points of lower box
+    ``scores[c, o]``: points of outcome o in box c; ``yatzy_face[o]``: the face index
+    (0-5) if all dice of outcome o are equal, else -1; ``joker[c, f]``: points of lower box
     c for a joker of face f+1 (only used when ``has_joker``); ``upper_face[c]``: the face
     box c counts (0 for lower boxes).  ``extra_points`` is the bonus for each further
     yatzy while the yatzy box holds its full score; when it is non-zero the state
@@ -56,6 +57,7 @@ class Rules:
     categories: tuple[str, ...]
     ms: Multisets
     scores: IntArray
+    yatzy_face: IntArray
     joker: IntArray
     upper_face: IntArray
     threshold: int
@@ -107,7 +109,7 @@ def _tabulate(rs: RulesetLike, options: dict[str, Any]) -> Rules:
     categories = tuple(rs.categories)
     if categories[:FACES] != UPPER_BOXES:
         raise UnsupportedRules(f"expected the upper boxes first, got {categories[:FACES]}")
-    ms = Multisets.build(rs.dice_count)
+    ms = multisets(rs.dice_count)
     outcomes = [ms.faces(k) for k in range(ms.first_outcome, ms.n_keeps)]
     scores = np.array([[rs.score(c, d) for d in outcomes] for c in categories], dtype=np.int64)
     has_joker = rs.name == "yahtzee"
@@ -130,6 +132,9 @@ def _tabulate(rs: RulesetLike, options: dict[str, Any]) -> Rules:
         categories=categories,
         ms=ms,
         scores=scores,
+        yatzy_face=np.array(
+            [d[0] - 1 if len(set(d)) == 1 else -1 for d in outcomes], dtype=np.int64
+        ),
         joker=joker,
         upper_face=np.array(
             [i + 1 if i < FACES else 0 for i in range(len(categories))], dtype=np.int64

@@ -179,16 +179,9 @@ def _kernel_args(rules: Rules, layout: Layout) -> tuple[Any, ...]:
     return (
         layout.offsets, layout.ncols, layout.colval, layout.colmap, rules.scores, rules.joker,
         rules.upper_face, ms.counts, ms.add, ms.sub, ms.first_outcome, ms.p_roll,
-        yatzy_faces(rules), rules.n_boxes, rules.threshold, rules.yatzy_box,
+        rules.yatzy_face, rules.n_boxes, rules.threshold, rules.yatzy_box,
         rules.extra_points, rules.has_joker, rules.forced_order,
     )  # fmt: skip
-
-
-def yatzy_faces(rules: Rules) -> npt.NDArray[np.int64]:
-    """For each outcome, the face index (0-5) if all dice are equal, else -1."""
-    ms = rules.ms
-    outcomes = ms.counts[ms.first_outcome :]
-    return np.where(outcomes.max(axis=1) == ms.n, outcomes.argmax(axis=1), -1)
 
 
 def _terminal(values: npt.NDArray[np.float64], masks: Any, rules: Rules, layout: Layout) -> None:
