@@ -16,6 +16,11 @@ from accounts.models import User
 from daily import services as daily_services
 from games.models import Round
 from leaderboards.tasks import board_record_round
+from tests.live.conftest import (  # noqa: F401  (the live-stack fixtures, for test_live_workers)
+    live_stack,
+    live_stack_factory,
+    settings_override_for_live,
+)
 
 UTC = dt.UTC
 
