@@ -17,6 +17,7 @@ from config.openapi import ERROR_RESPONSES
 
 
 class RegisterView(APIView):
+    throttle_scope = "register"
     permission_classes = [AllowAny]
     authentication_classes: list = []
 
@@ -34,6 +35,7 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
+    throttle_scope = "login"
     permission_classes = [AllowAny]
     authentication_classes: list = []
 

@@ -4,8 +4,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.health import HealthView, configured_checks
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("health/", HealthView.as_view(checks=configured_checks()), name="health"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/accounts/", include("accounts.urls")),

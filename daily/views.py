@@ -42,6 +42,8 @@ class DailyDateView(APIView):
 
 
 class DailyRoundsView(APIView):
+    throttle_scope = "play"
+
     @extend_schema(
         parameters=[DAY_PARAMETER],
         request=None,

@@ -18,6 +18,8 @@ class RoundDetailView(APIView):
 
 
 class RoundRollView(APIView):
+    throttle_scope = "play"
+
     @extend_schema(
         request=RollSerializer,
         responses={200: RoundSerializer, **ERROR_RESPONSES},
@@ -33,6 +35,8 @@ class RoundRollView(APIView):
 
 
 class RoundScoreView(APIView):
+    throttle_scope = "play"
+
     @extend_schema(
         request=ScoreSerializer,
         responses={200: RoundSerializer, **ERROR_RESPONSES},

@@ -16,6 +16,14 @@ def _eager_celery():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Throttle counters and cached boards must not leak from one test into the next."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _daily_settings(settings):
     settings.DAILY_SEED_SECRET = "test-daily-secret"
     settings.DAILY_TIME_ZONE = "UTC"

@@ -86,3 +86,14 @@ def test_rounds_complete_while_the_broker_is_down(live_stack_factory):
             state = response.json()
     stored = Round.objects.get(pk=state["id"])
     assert (stored.status, stored.total) == ("completed", state["total"])
+
+
+def test_health_is_200_with_database_cache_and_worker(live_stack):
+    def healthy():
+        with live_stack.client() as http:
+            response = http.get("/health/", headers={"Accept": "application/json"})
+        return response if response.status_code == 200 else None
+
+    body = wait_for(healthy).json()
+    assert all(value == "OK" for value in body.values())
+    assert any(name.startswith("Database") for name in body)

@@ -1,0 +1,37 @@
+"""Request ids on every log line: taken from ``X-Request-ID`` (when a proxy set a sane
+one) or made up, echoed in the response, and added to log records by a filter."""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Callable
+from contextvars import ContextVar
+
+from django.http import HttpRequest, HttpResponse
+
+request_id: ContextVar[str] = ContextVar("request_id", default="-")
+
+_SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        incoming = request.headers.get("X-Request-ID", "")
+        token = request_id.set(incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex)
+        try:
+            response = self.get_response(request)
+            response["X-Request-ID"] = request_id.get()
+            return response
+        finally:
+            request_id.reset(token)
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = request_id.get()
+        return True
