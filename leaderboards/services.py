@@ -3,7 +3,7 @@ rebuilds from the Round table (PostgreSQL is the source of truth), and seasons.
 
 Every write recomputes from the Round table rather than applying a delta from a job's
 arguments, so a job that runs twice, late, or after a crash leaves the same boards.
-Concurrency: a player's update holds that player's row lock and shared advisory locks
+Concurrency: a player's update holds that player's advisory lock and shared ones
 on the boards it touches; a rebuild holds its board's lock exclusively (see
 :func:`leaderboards.sql.lock_boards`).
 """
@@ -19,7 +19,6 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
-from accounts.models import User
 from daily.models import Challenge
 from games.models import Round
 from leaderboards import boards, sql
@@ -54,10 +53,7 @@ def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
         for s in Season.objects.filter(start_date__lte=day, end_date__gte=day)
     ]
     with transaction.atomic():
-        if not list(User.objects.select_for_update().filter(pk=player_id).values_list("pk")):
-            return []
-        keys = list(boards.lines_for_day([], day=day, seasons=seasons))
-        sql.lock_boards(keys, exclusive=False)
+        sql.lock_for_refresh(player_id, boards.lines_for_day([], day=day, seasons=seasons))
         played = [
             Played(day=d, total=total, completed_at=at)
             for d, total, at in Round.objects.filter(

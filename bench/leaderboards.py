@@ -1,0 +1,259 @@
+"""Leaderboard costs at scale, beside the naive rank query measured in the same run.
+
+    python -m bench.leaderboards                 # 1,000,000 players over 7 days
+    python -m bench.leaderboards --players 100000 --days 30
+
+Needs PostgreSQL (``BENCH_DATABASE_URL``, default a separate ``yatzy_bench`` database on
+the local server, dropped and recreated each run). Generates players and their ranked
+rounds with COPY, then measures:
+
+- full rebuild (``boards_reconcile``) of every board from the Round table;
+- day close of the last day (``daily.services.day_close``: expire, catch up, freeze);
+- the incremental update per completed ranked round (``board_record_round``);
+- rank lookups for random players (histogram, ``board_rank``) against the naive
+  ``1 + count(*) of higher values`` query, and page reads through the selectors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import uuid
+from urllib.parse import urlparse, urlunparse
+
+TARGETS_MS = {"rank_p99": 5.0, "incremental_p50": 5.0, "day_close": 60_000.0}
+
+
+def _setup(url: str) -> None:
+    """Recreate the benchmark database and point Django at it."""
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = urlunparse(parsed._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date], int]:
+    """Players, one challenge per day ending yesterday, and ~70% of players' ranked rounds
+    each day (so streaks vary), all with COPY."""
+    from django.db import connection
+
+    from daily import clock
+    from daily.services import challenge_get_or_create
+
+    today = clock.today()
+    dates = [today - dt.timedelta(days=days - n) for n in range(days)]
+    challenges = {d: challenge_get_or_create(day=d) for d in dates}
+    raw = connection.cursor().connection  # the psycopg 3 connection
+    now = dt.datetime.now(dt.UTC)
+    with raw.cursor() as cur:
+        with cur.copy(
+            "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
+            " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
+            " FROM STDIN"
+        ) as copy:
+            for i in range(players):
+                copy.write_row(("!", False, f"p{i}", "", "", "", False, True, now, "", "en", "UTC"))
+        cur.execute("SELECT min(id), max(id) FROM accounts_user")
+        low, high = cur.fetchone()
+        rounds = 0
+        with cur.copy(
+            "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
+            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at)"
+            " FROM STDIN"
+        ) as copy:
+            for day in dates:
+                challenge = challenges[day]
+                opens = clock.opens_at(day)
+                seed = bytes(challenge.seed)
+                for player_id in range(low, high + 1):
+                    if rng.random() >= 0.7:
+                        continue
+                    total = max(40, min(649, int(rng.gauss(260, 45))))
+                    done = opens + dt.timedelta(seconds=rng.randrange(86_000))
+                    copy.write_row(
+                        (
+                            uuid.uuid4(),
+                            player_id,
+                            "daily",
+                            challenge.id,
+                            True,
+                            "completed",
+                            "maxi",
+                            "{}",
+                            seed,
+                            "[]",
+                            "{}",
+                            total,
+                            done,
+                            done,
+                            done,
+                        )
+                    )
+                    rounds += 1
+        cur.execute("ANALYZE")
+    raw.commit()
+    return dates, rounds
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "p50": _ms(statistics.median(ordered)),
+        "p99": _ms(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1_000_000)
+    parser.add_argument("--days", type=int, default=7)
+    parser.add_argument("--samples", type=int, default=2000, help="rank lookups per board")
+    parser.add_argument("--updates", type=int, default=500, help="incremental updates timed")
+    parser.add_argument("--seed", type=int, default=4)
+    args = parser.parse_args()
+    url = os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres:postgres@127.0.0.1:5432/yatzy_bench"
+    )
+    rng = random.Random(args.seed)
+    _setup(url)
+
+    from django.db import connection
+
+    from accounts.models import User
+    from daily import clock
+    from daily import services as daily_services
+    from games.models import Round
+    from leaderboards import boards, selectors, services
+
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs,"
+        f" Python {sys.version.split()[0]}, {connection.cursor().connection.info.server_version}"
+    )
+    started = time.perf_counter()
+    dates, rounds = _generate(args.players, args.days, rng)
+    print(
+        f"generated {args.players:,} players, {rounds:,} ranked rounds over {args.days} days"
+        f" in {time.perf_counter() - started:.1f}s"
+    )
+
+    results: dict[str, object] = {}
+    started = time.perf_counter()
+    rebuilt = services.boards_reconcile()
+    results["full_rebuild_s"] = round(time.perf_counter() - started, 1)
+    print(f"full rebuild of {len(rebuilt)} boards: {results['full_rebuild_s']}s")
+
+    # Day close of the last day (nothing missing: the normal case), then a rerun.
+    last = dates[-1]
+    started = time.perf_counter()
+    assert daily_services.day_close(day=last)
+    results["day_close_s"] = round(time.perf_counter() - started, 2)
+    started = time.perf_counter()
+    assert not daily_services.day_close(day=last)
+    results["day_close_again_ms"] = _ms(time.perf_counter() - started)
+    print(
+        f"day close {last}: {results['day_close_s']}s (again: {results['day_close_again_ms']} ms)"
+    )
+
+    # Incremental: players complete today's ranked round.
+    low, high = (
+        User.objects.order_by("id").values_list("id", flat=True)[0],
+        User.objects.latest("id").id,
+    )
+    today = clock.today()
+    challenge = daily_services.challenge_get_or_create(day=today)
+    timings = []
+    for player_id in rng.sample(range(low, high + 1), args.updates):
+        now = dt.datetime.now(dt.UTC)
+        rnd = Round.objects.create(
+            player_id=player_id,
+            challenge=challenge,
+            ranked=True,
+            status="completed",
+            ruleset="maxi",
+            seed=bytes(challenge.seed),
+            total=rng.randrange(150, 400),
+            completed_at=now,
+        )
+        started = time.perf_counter()
+        services.board_record_round(round_id=str(rnd.id))
+        timings.append(time.perf_counter() - started)
+    results["incremental_ms"] = _percentiles(timings)
+    print(f"incremental update per round: {results['incremental_ms']}")
+
+    # Rank lookups: histogram against naive count, same players, same run.
+    naive_sql = (
+        "SELECT 1 + count(*) FROM leaderboards_boardentry WHERE board = %s AND value > "
+        "(SELECT value FROM leaderboards_boardentry WHERE board = %s AND player_id = %s)"
+    )
+    for key in (boards.daily_key(last), boards.BEST, boards.STREAK):
+        ids = [pid for pid in rng.sample(range(low, high + 1), args.samples * 2)]
+        fast, naive = [], []
+        with connection.cursor() as cur:
+            for pid in ids[: args.samples]:
+                started = time.perf_counter()
+                mine = selectors.board_rank(board=key, player_id=pid)
+                fast.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                cur.execute(naive_sql, [key, key, pid])
+                (count,) = cur.fetchone()
+                naive.append(time.perf_counter() - started)
+                if mine is not None:
+                    assert mine[0] == count, (key, pid, mine, count)
+        results[f"rank_{key}_ms"] = {"histogram": _percentiles(fast), "naive": _percentiles(naive)}
+        print(f"rank lookup {key}: histogram {_percentiles(fast)}  naive {_percentiles(naive)}")
+
+    # Page reads as the API does them (histogram + page + me), first and deepest pages.
+    player = User.objects.get(pk=low)
+    for key, kind in ((boards.daily_key(last), boards.DAILY), (boards.STREAK, boards.STREAK)):
+        board = selectors.Board(key, kind)
+        count = selectors.board_page(board=board, player=player, page=1, size=50).count
+        for label, page in (("first", 1), ("middle", count // 100), ("last", (count + 49) // 50)):
+            samples = []
+            for _ in range(20):
+                started = time.perf_counter()
+                selectors.board_page(board=board, player=player, page=page, size=50)
+                samples.append(time.perf_counter() - started)
+            print(f"page {label} ({page}) of {key}: {_percentiles(samples)}")
+        samples = []
+        for pid in rng.sample(range(low, high + 1), 50):
+            started = time.perf_counter()
+            selectors.board_around(board=board, player=User(pk=pid), size=21)
+            samples.append(time.perf_counter() - started)
+        print(f"around-me on {key}: {_percentiles(samples)}")
+
+    rank_p99 = max(v["histogram"]["p99"] for k, v in results.items() if k.startswith("rank_"))
+    checks = {
+        "rank lookup p99 <= 5 ms": rank_p99 <= TARGETS_MS["rank_p99"],
+        "incremental p50 <= 5 ms": results["incremental_ms"]["p50"]
+        <= TARGETS_MS["incremental_p50"],
+        "day close <= 60 s": results["day_close_s"] * 1000 <= TARGETS_MS["day_close"],
+    }
+    for name, ok in checks.items():
+        print(f"{'PASS' if ok else 'MISS'} {name}")
+
+
+if __name__ == "__main__":
+    main()
