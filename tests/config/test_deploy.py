@@ -1,0 +1,59 @@
+"""The production configuration passes Django's deploy checks and the compose file is
+valid."""
+
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_check_deploy_prints_no_warning_with_production_settings():
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SEED_SECRET": secrets.token_urlsafe(32),
+        "ALLOWED_HOSTS": "yatzy.example.com",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_compose_file_validates(tmp_path):
+    deploy = ROOT / "deploy"
+    if shutil.which("docker-compose"):
+        command = ["docker-compose"]
+    elif (
+        shutil.which("docker")
+        and subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
+    ):
+        command = ["docker", "compose"]
+    else:
+        pytest.skip("neither `docker compose` nor `docker-compose` is installed")
+    env_file = deploy / ".env"
+    created = not env_file.exists()
+    if created:
+        env_file.write_text((deploy / "env.example").read_text())
+    try:
+        result = subprocess.run(
+            [*command, "-f", str(deploy / "docker-compose.yml"), "config", "-q"],
+            capture_output=True,
+            text=True,
+        )
+    finally:
+        if created:
+            env_file.unlink()
+    assert result.returncode == 0, result.stderr
