@@ -7,12 +7,25 @@
 """
 
 from yatzy.strategy._rules import UnsupportedRules
+from yatzy.strategy.advice import Advice, Analysis, Decision, Move, analyse, best_move
+from yatzy.strategy.bots import LEVELS, Level, bot_move, bot_play, bot_turn
 from yatzy.strategy.tables import Table, TableMissing, load_table, solve, tables_dir
 
 __all__ = [
+    "LEVELS",
+    "Advice",
+    "Analysis",
+    "Decision",
+    "Level",
+    "Move",
     "Table",
     "TableMissing",
     "UnsupportedRules",
+    "analyse",
+    "best_move",
+    "bot_move",
+    "bot_play",
+    "bot_turn",
     "load_table",
     "solve",
     "tables_dir",

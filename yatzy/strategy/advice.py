@@ -1,13 +1,15 @@
 """Best moves and the analysis of finished games, from an exact table.
 
 >>> import yatzy
->>> from yatzy.strategy import best_move
->>> game = yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32))
+>>> from yatzy.strategy import best_move, load_table
+>>> rs = yatzy.get_ruleset("yatzy")
+>>> table = load_table(rs, build=True)
+>>> game = yatzy.Game(rs, bytes(32))
 >>> game.roll()
 (6, 5, 2, 4, 5)
->>> advice = best_move(game)
+>>> advice = best_move(game, table=table)
 >>> advice.best.hold, advice.best.keep, round(advice.best.expected, 2)
-((0, 1, 3, 4), (4, 5, 5, 6), 249.79)
+((1, 4), (5, 5), 247.64)
 """
 
 from __future__ import annotations
@@ -260,10 +262,11 @@ def analyse(
     A turn's first roll is no decision; every later roll (the hold) and every box is.
 
     >>> import yatzy
+    >>> table = load_table(yatzy.get_ruleset("yatzy"), build=True)
     >>> game = yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32))
     >>> _ = game.roll(); _ = game.score("chance")  # 22 in chance on the first roll
     >>> [round(d.loss, 2) for d in analyse(game.ruleset, game.seed, game.actions).decisions]
-    [14.24]
+    [8.02]
     """
     table = table or load_table(rs)
     future = TableFuture(table)

@@ -12,7 +12,7 @@ Bots hold no state and draw no random numbers: the same seed gives the same game
 >>> import yatzy
 >>> game = bot_play(yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32)), "medium")
 >>> game.is_over, game.total
-(True, 227)
+(True, 161)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import yatzy
 from yatzy.strategy import _kernel
 from yatzy.strategy._layout import Layout
 from yatzy.strategy._multisets import FACES, IntArray
-from yatzy.strategy._rules import Rules, UnsupportedRules, rules_of
+from yatzy.strategy._rules import Rules, rules_of
 from yatzy.strategy.advice import (
     FloatArray,
     Future,
@@ -175,7 +175,8 @@ class HeuristicFuture:
 
 @cache
 def _par(rs: yatzy.Ruleset) -> dict[str, float]:
-    rules = rules_of(rs)
+    # A box's par is a one-turn figure, the same with or without banked rolls.
+    rules = rules_of(yatzy.get_ruleset(rs.name, **{**rs.options, "saved_rolls": False}))
     return dict(zip(rules.categories, _par_array(rules).tolist(), strict=True))
 
 
@@ -193,5 +194,3 @@ def _par_array(rules: Rules) -> FloatArray:
 
 
 _PAR: dict[str, FloatArray] = {}
-
-__all__ = ["LEVELS", "HeuristicFuture", "Level", "UnsupportedRules", "bot_move", "bot_play"]

@@ -1,0 +1,117 @@
+"""Best moves and analyses agree with the table and with the engine's rules."""
+
+import random
+
+import pytest
+
+import yatzy
+from yatzy.strategy import Table, analyse, best_move
+from yatzy.strategy.advice import Position, TableFuture, TurnPlan
+
+
+def _random_games(rs: yatzy.Ruleset, count: int, seed: int) -> list[yatzy.Game]:
+    """Games stopped at random points, played by random legal actions."""
+    rng = random.Random(seed)
+    games = []
+    for i in range(count):
+        game = yatzy.Game(rs, rng.randbytes(32))
+        for _ in range(rng.randrange(3 * len(rs.categories))):
+            if game.is_over:
+                break
+            if game.rolls_left and (game.rolls_used == 0 or rng.random() < 0.6):
+                game.roll([p for p in range(rs.dice_count) if game.rolls_used and rng.random() < 0.5])
+            else:
+                game.score(rng.choice(list(game.options())))
+        if not game.is_over:
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("name", ["yatzy", "yahtzee"])
+def test_boxes_offered_are_the_engine_options_with_their_points(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    table = request.getfixturevalue(f"{name}_table")
+    for game in _random_games(yatzy.get_ruleset(name), 150, seed=1):
+        if game.rolls_used:
+            boxes = {m.category: m.points for m in best_move(game, table=table).moves if not m.is_roll}
+            assert boxes == game.options()
+
+
+def test_joker_positions_offer_only_the_boxes_the_rule_allows(yahtzee_table: Table) -> None:
+    game = yatzy.Game(yatzy.get_ruleset("yahtzee"), bytes(32))
+    game._draw = lambda turn, roll, count: (3,) * count  # type: ignore[method-assign]
+    game.roll()
+    game.score("yahtzee")
+    game.roll()
+    moves = best_move(game, table=yahtzee_table).moves
+    assert {m.category for m in moves if not m.is_roll} == {"threes"}
+    (threes,) = (m for m in moves if m.category == "threes")
+    # 15 in threes and the 100 bonus on top of the banked 50, then the state after it:
+    # yahtzee (bit 11) and threes (bit 2) filled, yahtzee box full (bit 13), 15 up top.
+    after = yahtzee_table.value(1 << 11 | 1 << 2 | 1 << 13, 15)
+    assert threes.points == 15
+    assert threes.expected == pytest.approx(50 + 15 + 100 + after)
+
+
+def test_turn_value_equals_the_table_value_of_the_state(yatzy_table: Table) -> None:
+    for game in _random_games(yatzy.get_ruleset("yatzy"), 40, seed=2):
+        position = Position.of(game)
+        plan = TurnPlan.build(position, TableFuture(yatzy_table))
+        assert plan.start == pytest.approx(yatzy_table.value(position.mask, position.upper))
+
+
+def test_moves_are_sorted_and_holds_keep_the_named_faces(yatzy_table: Table) -> None:
+    for game in _random_games(yatzy.get_ruleset("yatzy"), 60, seed=3):
+        moves = best_move(game, table=yatzy_table).moves
+        assert [m.expected for m in moves] == sorted((m.expected for m in moves), reverse=True)
+        for move in moves:
+            if move.is_roll and game.dice:
+                assert sorted(game.dice[p] for p in move.hold) == list(move.keep)
+
+
+def test_first_move_of_a_turn_is_to_roll_at_the_table_value(yatzy_table: Table) -> None:
+    advice = best_move(yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32)), table=yatzy_table)
+    assert len(advice.moves) == 1 and advice.best.is_roll and advice.best.hold == ()
+    assert advice.best.expected == pytest.approx(248.4399894, abs=1e-6)
+
+
+def test_best_move_of_a_finished_game_is_an_error(yatzy_table: Table) -> None:
+    game = yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32))
+    while not game.is_over:
+        game.roll()
+        game.score(next(iter(game.options())))
+    with pytest.raises(yatzy.GameOverError):
+        best_move(game, table=yatzy_table)
+
+
+def _play_best(rs: yatzy.Ruleset, seed: bytes, table: Table) -> yatzy.Game:
+    game = yatzy.Game(rs, seed)
+    while not game.is_over:
+        move = best_move(game, table=table).best
+        if move.is_roll:
+            game.roll(move.hold)
+        else:
+            assert move.category is not None
+            game.score(move.category)
+    return game
+
+
+def test_analysis_of_best_play_loses_nothing(yatzy_table: Table) -> None:
+    game = _play_best(yatzy.get_ruleset("yatzy"), bytes(range(32)), yatzy_table)
+    analysis = analyse(game.ruleset, game.seed, game.actions, table=yatzy_table)
+    assert analysis.total == game.total
+    assert analysis.loss == pytest.approx(0.0, abs=1e-9)
+    assert len(analysis.decisions) == len(game.actions) - 15  # a turn's first roll is no choice
+
+
+def test_analysis_charges_a_worse_box_by_its_expected_cost(yatzy_table: Table) -> None:
+    game = yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32))
+    game.roll()
+    moves = best_move(game, table=yatzy_table).moves
+    worst = next(m for m in reversed(moves) if not m.is_roll)
+    assert worst.category is not None
+    game.score(worst.category)
+    (decision,) = analyse(game.ruleset, game.seed, game.actions, table=yatzy_table).decisions
+    assert decision.loss == pytest.approx(moves[0].expected - worst.expected)
+    assert decision.loss > 0

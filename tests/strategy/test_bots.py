@@ -1,0 +1,60 @@
+"""Bots play legal, reproducible games, and stronger levels score more."""
+
+import hashlib
+import statistics
+from pathlib import Path
+
+import pytest
+
+import yatzy
+from yatzy.strategy import LEVELS, Table, bot_move, bot_play, load_table
+
+
+def _seed(i: int) -> bytes:
+    return hashlib.sha256(f"bot-test/{i}".encode()).digest()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("options", [{}, {"forced_order": True}])
+@pytest.mark.parametrize("name", ["maxi", "yatzy", "yahtzee"])
+def test_bot_finishes_a_game_and_the_seed_fixes_every_action(
+    name: str, options: dict[str, bool], level: str
+) -> None:
+    rs = yatzy.get_ruleset(name, **options)
+    first = bot_play(yatzy.Game(rs, _seed(0)), level)  # type: ignore[arg-type]
+    again = bot_play(yatzy.Game(rs, _seed(0)), level)  # type: ignore[arg-type]
+    assert first.is_over and first.actions == again.actions
+
+
+def test_bot_plays_saved_rolls_games_at_the_simple_level() -> None:
+    game = bot_play(yatzy.Game(yatzy.get_ruleset("maxi", saved_rolls=True), _seed(1)), "expert")
+    assert game.is_over
+
+
+def test_unknown_level_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown level"):
+        bot_move(yatzy.Game(yatzy.get_ruleset("yatzy"), _seed(0)), "grandmaster")  # type: ignore[arg-type]
+
+
+def test_expert_without_a_table_plays_like_hard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YATZY_TABLES_DIR", str(tmp_path))
+    rs = yatzy.get_ruleset("yatzy", upper_bonus=(60, 50))
+    expert = bot_play(yatzy.Game(rs, _seed(2)), "expert")
+    hard = bot_play(yatzy.Game(rs, _seed(2)), "hard")
+    assert expert.actions == hard.actions
+
+
+def test_levels_score_in_order_on_a_small_sample(yatzy_table: Table) -> None:
+    rs = yatzy.get_ruleset("yatzy")
+    means = [
+        statistics.mean(bot_play(yatzy.Game(rs, _seed(i)), level).total for i in range(40))
+        for level in ("easy", "medium", "expert")
+    ]
+    assert means == sorted(means)
+
+
+def test_expert_mean_is_within_three_standard_errors_of_the_table(yahtzee_table: Table) -> None:
+    rs = yatzy.get_ruleset("yahtzee")
+    scores = [bot_play(yatzy.Game(rs, _seed(i)), "expert").total for i in range(150)]
+    error = statistics.stdev(scores) / len(scores) ** 0.5
+    assert abs(statistics.mean(scores) - yahtzee_table.start_value) < 3 * error
