@@ -1,11 +1,12 @@
 """Best moves and analyses agree with the table and with the engine's rules."""
 
 import random
+from pathlib import Path
 
 import pytest
 
 import yatzy
-from yatzy.strategy import Table, analyse, best_move
+from yatzy.strategy import Table, analyse, best_move, load_table
 from yatzy.strategy.advice import Position, TableFuture, TurnPlan
 
 
@@ -13,13 +14,15 @@ def _random_games(rs: yatzy.Ruleset, count: int, seed: int) -> list[yatzy.Game]:
     """Games stopped at random points, played by random legal actions."""
     rng = random.Random(seed)
     games = []
-    for i in range(count):
+    for _ in range(count):
         game = yatzy.Game(rs, rng.randbytes(32))
         for _ in range(rng.randrange(3 * len(rs.categories))):
             if game.is_over:
                 break
             if game.rolls_left and (game.rolls_used == 0 or rng.random() < 0.6):
-                game.roll([p for p in range(rs.dice_count) if game.rolls_used and rng.random() < 0.5])
+                game.roll(
+                    [p for p in range(rs.dice_count) if game.rolls_used and rng.random() < 0.5]
+                )
             else:
                 game.score(rng.choice(list(game.options())))
         if not game.is_over:
@@ -34,7 +37,9 @@ def test_boxes_offered_are_the_engine_options_with_their_points(
     table = request.getfixturevalue(f"{name}_table")
     for game in _random_games(yatzy.get_ruleset(name), 150, seed=1):
         if game.rolls_used:
-            boxes = {m.category: m.points for m in best_move(game, table=table).moves if not m.is_roll}
+            boxes = {
+                m.category: m.points for m in best_move(game, table=table).moves if not m.is_roll
+            }
             assert boxes == game.options()
 
 
@@ -115,3 +120,21 @@ def test_analysis_charges_a_worse_box_by_its_expected_cost(yatzy_table: Table) -
     (decision,) = analyse(game.ruleset, game.seed, game.actions, table=yatzy_table).decisions
     assert decision.loss == pytest.approx(moves[0].expected - worst.expected)
     assert decision.loss > 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"forced_order": True, "extra_yatzy_bonus": 50}, {"forced_order": True}],
+)
+def test_extra_yatzy_bonus_and_forced_order_follow_the_engine(
+    options: dict[str, object], tmp_path: Path
+) -> None:
+    rs = yatzy.get_ruleset("yatzy", **options)
+    table = load_table(rs, directory=tmp_path, build=True)
+    for game in _random_games(rs, 60, seed=4):
+        position = Position.of(game)
+        plan = TurnPlan.build(position, TableFuture(table))
+        assert plan.start == pytest.approx(table.value(position.mask, position.upper))
+        if game.rolls_used:
+            moves = best_move(game, table=table).moves
+            assert {m.category: m.points for m in moves if not m.is_roll} == game.options()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import yatzy
-from yatzy.strategy import LEVELS, Table, bot_move, bot_play, load_table
+from yatzy.strategy import LEVELS, Table, bot_move, bot_play
 
 
 def _seed(i: int) -> bytes:
@@ -36,7 +36,9 @@ def test_unknown_level_is_rejected() -> None:
         bot_move(yatzy.Game(yatzy.get_ruleset("yatzy"), _seed(0)), "grandmaster")  # type: ignore[arg-type]
 
 
-def test_expert_without_a_table_plays_like_hard(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_expert_without_a_table_plays_like_hard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("YATZY_TABLES_DIR", str(tmp_path))
     rs = yatzy.get_ruleset("yatzy", upper_bonus=(60, 50))
     expert = bot_play(yatzy.Game(rs, _seed(2)), "expert")

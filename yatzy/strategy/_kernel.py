@@ -1,3 +1,6 @@
+# mypy: allow-untyped-defs
+# (numba compiles these for the array types it is called with; annotations would only
+# restate them.)
 """The numba kernels: one turn of backward induction for all upper totals of a mask.
 
 A turn is evaluated on one array ``A[keep, column]``.  Its last block (the outcomes)
@@ -20,10 +23,10 @@ from yatzy.strategy._multisets import FACES
 ILLEGAL = -1.0e18
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+@nb.njit(cache=True, nogil=True)
 def box_points(
     mask, c, o, yf, scores, joker, upper_face, n_boxes, yatzy_box, has_joker, forced_order
-):  # type: ignore[no-untyped-def]
+):
     """Points of outcome ``o`` (all dice showing face index ``yf``, or -1) in open box
     ``c``, and whether the box may take it.
 
@@ -45,7 +48,7 @@ def box_points(
     return points, upper_face[c] == 0 or not lower_open
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+@nb.njit(cache=True, nogil=True)
 def fill_box(
     a, mask, c, uvals, ucols, w, base, base_full, colmap, scores, joker, upper_face, counts,
     first_outcome, yatzy_face, n_boxes, threshold, yatzy_box, extra_points, has_joker,
@@ -86,8 +89,8 @@ def fill_box(
                 a[row, j] = v
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
-def expect(a, add, first_outcome):  # type: ignore[no-untyped-def]
+@nb.njit(cache=True, nogil=True)
+def expect(a, add, first_outcome):
     """Keep values from outcome values: each keep is the mean of its one-more-die keeps."""
     ncol = a.shape[1]
     for k in range(first_outcome - 1, -1, -1):
@@ -98,8 +101,8 @@ def expect(a, add, first_outcome):  # type: ignore[no-untyped-def]
             a[k, j] = s / FACES
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
-def best_subkeep(a, sub):  # type: ignore[no-untyped-def]
+@nb.njit(cache=True, nogil=True)
+def best_subkeep(a, sub):
     """Replace each keep's value by the best value among its sub-keeps (itself included)."""
     ncol = a.shape[1]
     for k in range(1, a.shape[0]):
@@ -111,8 +114,8 @@ def best_subkeep(a, sub):  # type: ignore[no-untyped-def]
                         a[k, j] = a[s, j]
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
-def open_boxes(mask, n_boxes, forced_order):  # type: ignore[no-untyped-def]
+@nb.njit(cache=True, nogil=True)
+def open_boxes(mask, n_boxes, forced_order):
     """Boxes a player may fill at ``mask``: all open ones, or the next one in forced order."""
     out = np.empty(n_boxes, dtype=np.int64)
     n = 0
@@ -125,7 +128,7 @@ def open_boxes(mask, n_boxes, forced_order):  # type: ignore[no-untyped-def]
     return out[:n]
 
 
-@nb.njit(cache=True, parallel=True)  # type: ignore[misc]
+@nb.njit(cache=True, parallel=True)
 def solve_layer(
     masks, w, offsets, ncols, colval, colmap, scores, joker, upper_face, counts, add, sub,
     first_outcome, p_roll, yatzy_face, n_boxes, threshold, yatzy_box, extra_points,
@@ -162,7 +165,7 @@ def solve_layer(
             w[base + j] = s
 
 
-@nb.njit(cache=True, nogil=True)  # type: ignore[misc]
+@nb.njit(cache=True, nogil=True)
 def plan_turn(
     mask, upper, boxes, w, bases, bases_full, colmap, scores, joker, upper_face, counts, add,
     sub, first_outcome, p_roll, yatzy_face, n_boxes, threshold, yatzy_box, extra_points,

@@ -115,7 +115,7 @@ class Position:
     def from_scorecard(
         cls,
         rs: yatzy.Ruleset,
-        scorecard: Mapping[str, int | None],
+        scorecard: Mapping[Any, int | None],
         extra_bonus: int,
         rolls_used: int,
         dice: Iterable[int],
