@@ -151,10 +151,11 @@ class TurnPlan:
         boxes = _kernel.open_boxes(mask, rules.n_boxes, rules.forced_order)
         w, bases, bases_full = future.bases(rules, mask, boxes)
         ms = rules.ms
+        colmap = Layout.of(rules).colmap
         box_values, before2, before3, start = _kernel.plan_turn(
-            mask, position.upper, boxes, w, bases, bases_full, _colmap(rules), rules.scores,
-            rules.joker, rules.upper_face, ms.counts, ms.add, ms.sub, ms.first_outcome,
-            ms.p_roll, rules.yatzy_face, rules.n_boxes, rules.threshold, rules.yatzy_box,
+            mask, position.upper, boxes, w, bases, bases_full, colmap, rules.scores, rules.joker,
+            rules.upper_face, ms.counts, ms.add, ms.sub, ms.first_outcome, ms.p_roll,
+            rules.yatzy_face, rules.n_boxes, rules.threshold, rules.yatzy_box,
             rules.extra_points, rules.has_joker, rules.forced_order,
         )  # fmt: skip
         return cls(rules, mask, boxes, box_values, (before2, before3), float(start))
@@ -308,7 +309,3 @@ def hold_positions(dice: tuple[int, ...], faces: Iterable[int]) -> tuple[int, ..
             wanted.remove(die)
             positions.append(position)
     return tuple(positions)
-
-
-def _colmap(rules: Rules) -> IntArray:
-    return Layout.of(rules).colmap

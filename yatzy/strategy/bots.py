@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal, get_args
@@ -66,7 +67,7 @@ def bot_turn(game: yatzy.Game, level: Level) -> None:
 
 
 def bot_move(game: yatzy.Game, level: Level) -> Move:
-    """The move ``level`` makes next (``expected`` is its own estimate, not exact)."""
+    """The move ``level`` makes next; ``expected`` is the level's own estimate."""
     return _plan(game, level)(game)
 
 
@@ -80,12 +81,12 @@ class _Planner:
         return self.plan.moves(Position.of(game)).best
 
 
-def _plan(game: yatzy.Game, level: Level) -> _Planner | _Easy:
+def _plan(game: yatzy.Game, level: Level) -> Callable[[yatzy.Game], Move]:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if level == "easy" or game.ruleset.saved_rolls:
         # No turn model covers banked rolls; the simple player needs none.
-        return _Easy(game)
+        return _easy_move
     rules = rules_of(game.ruleset)
     if level == "expert":
         try:
@@ -97,26 +98,23 @@ def _plan(game: yatzy.Game, level: Level) -> _Planner | _Easy:
     return _Planner(game, HeuristicFuture(rules))
 
 
-@dataclass(frozen=True)
-class _Easy:
-    """Keep the most frequent face (the higher on a tie); take the most points."""
+def _easy_move(game: yatzy.Game) -> Move:
+    """Keep the most frequent face (the higher on a tie); take the most points.
 
-    game: yatzy.Game
-
-    def __call__(self, game: yatzy.Game) -> Move:
-        options = game.options()
-        if game.rolls_used == 0:
-            return Move(0.0)
-        counts = Counter(game.dice)
-        face, count = max(counts.items(), key=lambda fc: (fc[1], fc[0]))
-        if game.rolls_left > 0 and count < len(game.dice):
-            return Move(0.0, hold=hold_positions(game.dice, [face] * count))
-        best = max(options.values())
-        if best == 0:
-            category = min(options, key=lambda c: _par(game.ruleset)[c])
-        else:
-            category = next(c for c, p in options.items() if p == best)
-        return Move(0.0, category=category, points=options[category])
+    It estimates nothing, so its moves carry ``expected`` 0.
+    """
+    if game.rolls_used == 0:
+        return Move(0.0)
+    face, count = max(Counter(game.dice).items(), key=lambda fc: (fc[1], fc[0]))
+    if game.rolls_left > 0 and count < len(game.dice):
+        return Move(0.0, hold=hold_positions(game.dice, [face] * count))
+    options = game.options()
+    best = max(options.values())
+    if best == 0:
+        category = min(options, key=lambda c: _par(game.ruleset)[c])
+    else:
+        category = next(c for c, p in options.items() if p == best)
+    return Move(0.0, category=category, points=options[category])
 
 
 @dataclass(frozen=True)
