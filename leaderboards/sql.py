@@ -121,11 +121,12 @@ def histogram_apply(deltas: dict[tuple[str, int], int]) -> None:
         f"ON CONFLICT (board, value) DO UPDATE SET count = {HIST}.count + excluded.count",
         params,
     )
-    boards = sorted({board for (board, _), _ in changes})
-    _execute(
-        f"DELETE FROM {HIST} WHERE count = 0 AND board IN ({', '.join(['%s'] * len(boards))})",
-        boards,
-    )
+    boards = sorted({board for (board, _), n in changes if n < 0})
+    if boards:  # only a decrement can leave a zero row
+        _execute(
+            f"DELETE FROM {HIST} WHERE count = 0 AND board IN ({', '.join(['%s'] * len(boards))})",
+            boards,
+        )
 
 
 def final_ranks_set(board: str) -> int:
