@@ -1,0 +1,322 @@
+"""``python -m reliability``: load, faults and schema fuzzing on a private stack.
+
+    python -m reliability                 # the full run (make reliability)
+    python -m reliability --quick         # the CI form, a few minutes on 2 cores
+    python -m reliability --phases load --clients 48
+
+Starts its own PostgreSQL and Redis on free ports (never the shared 5432/6379),
+gunicorn with the deploy settings and a Celery worker, runs the phases, checks
+everything against PostgreSQL, prints a summary and writes a JSON report. Exit status
+0 only when every check passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from reliability.faults import KINDS, run_schedule
+from reliability.player import Tally, run_players
+from reliability.stack import ROOT, Stack
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m reliability", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="the short CI form")
+    parser.add_argument("--phases", default="load,faults,schema", help="comma-separated")
+    parser.add_argument("--clients", type=int, help="concurrent players (24; quick 8)")
+    parser.add_argument("--rounds", type=int, help="rounds per player in the load phase (2)")
+    parser.add_argument(
+        "--faults",
+        help=f"fault sequence, of {', '.join(KINDS)} "
+        "(full: redis,worker,postgres,worker,redis,postgres; quick: redis,worker,postgres)",
+    )
+    parser.add_argument("--outage", type=float, help="seconds each fault lasts (6; quick 4)")
+    parser.add_argument("--gap", type=float, help="healthy seconds between faults (6; quick 4)")
+    parser.add_argument(
+        "--schema-examples", type=int, help="schemathesis cases per operation (100; quick 40)"
+    )
+    parser.add_argument(
+        "--min-cases", type=int, help="fewest schemathesis cases that count (1000; quick 400)"
+    )
+    parser.add_argument("--web-workers", type=int, default=5, help="gunicorn sync workers")
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--report", type=Path, help="JSON report (var/reliability/…)")
+    parser.add_argument("--keep", action="store_true", help="keep the stack's folder and logs")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    args.clients = args.clients or (8 if quick else 24)
+    args.rounds = args.rounds or 2
+    args.faults = (
+        args.faults or ("redis,worker,postgres" if quick else "redis,worker,postgres," * 2)
+    ).strip(",")
+    args.outage = args.outage or (4.0 if quick else 6.0)
+    args.gap = args.gap or (4.0 if quick else 6.0)
+    args.schema_examples = args.schema_examples or (40 if quick else 100)
+    args.min_cases = args.min_cases if args.min_cases is not None else (400 if quick else 1000)
+    args.phases = [p for p in args.phases.split(",") if p]
+    for phase in args.phases:
+        if phase not in ("load", "faults", "schema"):
+            parser.error(f"unknown phase {phase!r}")
+    for kind in args.faults.split(","):
+        if kind not in KINDS:
+            parser.error(f"unknown fault {kind!r}")
+    return args
+
+
+def _wait_converged(checks: Any, timeout: float) -> list[str]:
+    """Poll until the stored boards equal the recomputation; the last differences."""
+    deadline = time.monotonic() + timeout
+    while True:
+        differences = checks.board_differences()
+        if not differences or time.monotonic() > deadline:
+            return differences
+        time.sleep(1)
+
+
+def _verify(
+    checks: Any, stack: Stack, tally: Tally, token: str, *, allow_reconcile: bool
+) -> dict[str, Any]:
+    """Rounds, boards (stored and through the API) and the leak scan after a phase."""
+    from config.celery import app as celery_app
+    from daily import clock
+
+    result: dict[str, Any] = {}
+    failures = list(tally.failures)
+    if tally.errors():
+        failures.append(f"{tally.errors()} server errors (5xx other than a 503 with a code)")
+    differences = _wait_converged(checks, 45)
+    result["boards_converged_by_worker"] = not differences
+    if differences:
+        result["board_differences_before_reconcile"] = differences[:20]
+        if allow_reconcile:
+            # What the nightly job does; run it now through the broker and the worker.
+            celery_app.send_task("leaderboards.tasks.boards_reconcile")
+            differences = _wait_converged(checks, 90)
+        result["boards_converged_after_reconcile"] = not differences
+        failures += [f"board: {d}" for d in differences[:20]]
+    rounds_checked, round_failures = checks.check_rounds(tally.rounds, tally.usernames)
+    result["rounds_checked"] = rounds_checked
+    failures += round_failures
+    entries, api_failures = checks.api_board_differences(
+        stack.url, token, clock.today().isoformat()
+    )
+    result["api_board_entries_checked"] = entries
+    failures += api_failures
+    scanned, leak_failures = checks.scan_for_leaks(tally.exchanges)
+    result["responses_scanned_for_leaks"] = scanned
+    failures += leak_failures
+    result["failures"] = failures
+    return result
+
+
+def _tally_figures(tally: Tally, elapsed: float) -> dict[str, Any]:
+    return {
+        "players": tally.players,
+        "rounds_played": len(tally.rounds),
+        "requests": tally.requests,
+        "elapsed_s": round(elapsed, 1),
+        "requests_per_s": round(tally.requests / elapsed, 1) if elapsed else None,
+        "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
+        "transport_errors": dict(tally.transport_errors),
+        "unavailable_503_codes": dict(tally.unavailable_codes),
+        "retries": tally.retries,
+        "resynced_after_409": tally.resynced_409,
+        "resynced_otherwise": tally.resynced_other,
+        "server_errors": tally.errors(),
+    }
+
+
+def phase_load(args: argparse.Namespace, stack: Stack, checks: Any, token: str) -> dict:
+    tally = Tally()
+    elapsed = asyncio.run(
+        run_players(
+            stack.url,
+            tally,
+            clients=args.clients,
+            rounds=args.rounds,
+            run_id="load",
+            seed=args.seed,
+            strict=True,
+        )
+    )
+    return {
+        **_tally_figures(tally, elapsed),
+        **_verify(checks, stack, tally, token, allow_reconcile=False),
+    }
+
+
+def phase_faults(args: argparse.Namespace, stack: Stack, checks: Any, token: str) -> dict:
+    tally = Tally()
+    kinds = args.faults.split(",")
+
+    async def run() -> tuple[float, list]:
+        stop = asyncio.Event()
+        players = asyncio.create_task(
+            run_players(
+                stack.url,
+                tally,
+                clients=args.clients,
+                rounds=1,
+                run_id="faults",
+                seed=args.seed + 1,
+                strict=False,
+                until=stop,
+            )
+        )
+        records = await asyncio.to_thread(
+            run_schedule, stack, tally, kinds=kinds, outage_s=args.outage, gap_s=args.gap
+        )
+        stop.set()
+        return await players, records
+
+    elapsed, records = asyncio.run(run())
+    result = {
+        **_tally_figures(tally, elapsed),
+        "faults": [vars(r) for r in records],
+    }
+    if stack.worker is None or stack.worker.poll() is not None:
+        tally.fail("the Celery worker is not running after the faults")
+    return {**result, **_verify(checks, stack, tally, token, allow_reconcile=True)}
+
+
+def phase_schema(args: argparse.Namespace, stack: Stack, token: str) -> dict:
+    from reliability.schema import run_schemathesis
+
+    result = run_schemathesis(
+        stack.url,
+        token=token,
+        max_examples=args.schema_examples,
+        seed=args.seed,
+        workdir=stack.base,
+    )
+    if result.cases < args.min_cases:
+        result.failures.append(f"only {result.cases} cases ran (at least {args.min_cases})")
+    return vars(result)
+
+
+def _server_log_findings(stack: Stack) -> dict[str, Any]:
+    """Tracebacks in the web and worker logs (the worker's are expected while the
+    database is down: a job that fails then is made up by the reconcile)."""
+    found: dict[str, Any] = {}
+    for name in ("web", "worker"):
+        path = stack.base / f"{name}.log"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        found[f"{name}_tracebacks"] = text.count("Traceback (most recent call last)")
+        found[f"{name}_errors"] = sorted(
+            set(re.findall(r"^(?:\w+\.)*\w+(?:Error|Exception): [^\n]{0,160}", text, re.M))
+        )[:10]
+    return found
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(143)  # run the cleanup in ``finally``: no server is left behind
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    stack = Stack.create(web_workers=args.web_workers, keep=args.keep)
+    os.environ.update(stack.env)
+    os.environ["CONN_MAX_AGE"] = "0"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    report: dict[str, Any] = {
+        "machine": machine(),
+        "mode": "quick" if args.quick else "full",
+        "arguments": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    started = time.monotonic()
+    failures: list[str] = []
+    try:
+        print(f"reliability: starting a private stack under {stack.base}", flush=True)
+        stack.start()
+        import django
+
+        django.setup()
+        from reliability import checks
+        from reliability.schema import register_token
+
+        token = register_token(stack.url, "rel-observer", "observer passphrase 2026")
+        for phase in args.phases:
+            print(f"reliability: phase {phase}", flush=True)
+            if phase == "load":
+                report[phase] = phase_load(args, stack, checks, token)
+            elif phase == "faults":
+                report[phase] = phase_faults(args, stack, checks, token)
+            else:
+                report[phase] = phase_schema(args, stack, token)
+            failures += [f"{phase}: {f}" for f in report[phase]["failures"]]
+            _print_phase(phase, report[phase])
+        report["server_logs"] = _server_log_findings(stack)
+    except Exception as exc:
+        failures.append(f"the run stopped: {type(exc).__name__}: {exc}")
+        raise
+    finally:
+        report["elapsed_s"] = round(time.monotonic() - started, 1)
+        report["failures"] = failures
+        path = args.report or ROOT / "var" / "reliability" / f"report-{int(time.time())}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2, default=str))
+        stack.stop()
+        print(f"reliability: report in {path}")
+    for failure in failures[:50]:
+        print(f"FAIL {failure}")
+    failed = {f.split(":", 1)[0] for f in failures}
+    passed = [p for p in args.phases if p not in failed]
+    print(f"reliability: {len(passed)} passed, {len(args.phases) - len(passed)} failed")
+    return 1 if failures else 0
+
+
+def _print_phase(phase: str, result: dict[str, Any]) -> None:
+    keep = (
+        "players",
+        "rounds_played",
+        "requests",
+        "requests_per_s",
+        "statuses",
+        "transport_errors",
+        "unavailable_503_codes",
+        "retries",
+        "resynced_after_409",
+        "resynced_otherwise",
+        "server_errors",
+        "boards_converged_by_worker",
+        "boards_converged_after_reconcile",
+        "rounds_checked",
+        "api_board_entries_checked",
+        "responses_scanned_for_leaks",
+        "cases",
+        "operations",
+        "elapsed_s",
+    )
+    figures = {k: result[k] for k in keep if k in result}
+    print(f"  {phase}: {json.dumps(figures)}")
+    for fault in result.get("faults", []):
+        print(f"    fault {json.dumps(fault)}")
+    print(f"  {phase}: {len(result['failures'])} failures", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""Simulated players: register, start the day's rounds and play them to the end over
+HTTP, retrying through outages the way a careful client must.
+
+A request whose outcome is unknown (a timeout, a dropped connection, a 503) is sent
+again unchanged: its ``turn``/``roll`` precondition makes the retry safe. A 409 then
+means "an earlier attempt was applied": the client resyncs from the ``current`` state
+in the answer and checks that the action appears in the log exactly once. Everything the
+client believes it applied is kept, to be compared with what PostgreSQL stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+API = "/api/v1"
+# An action may be retried for this long before the client gives up (a failure).
+ACTION_DEADLINE_S = 90.0
+BACKOFF_MAX_S = 2.0
+
+
+@dataclass
+class Exchange:
+    """One HTTP response as the client saw it (kept for the leak scan)."""
+
+    method: str
+    path: str
+    status: int
+    body: str
+
+
+@dataclass
+class PlayedRound:
+    id: str
+    username: str
+    ranked: bool
+    actions: list[dict[str, Any]]
+    total: int | None
+    status: str
+
+
+@dataclass
+class Tally:
+    """What all clients saw, shared by every player of a run."""
+
+    requests: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    transport_errors: Counter = field(default_factory=Counter)
+    unavailable_codes: Counter = field(default_factory=Counter)
+    retries: int = 0
+    resynced_409: int = 0
+    resynced_other: int = 0
+    failures: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)
+    rounds: list[PlayedRound] = field(default_factory=list)
+    players: int = 0
+    usernames: set[str] = field(default_factory=set)
+
+    def fail(self, message: str) -> None:
+        if len(self.failures) < 200:
+            self.failures.append(message)
+
+    def errors(self) -> int:
+        """Responses that are never acceptable: any 5xx but a 503 with a code."""
+        bad = sum(n for status, n in self.statuses.items() if status >= 500 and status != 503)
+        return bad + self.statuses.get(503, 0) - sum(self.unavailable_codes.values())
+
+
+class Player:
+    """One simulated player. ``strict`` (the plain load run) treats any retry as a
+    failure: with no fault injected, every request must succeed the first time."""
+
+    def __init__(
+        self, http: httpx.AsyncClient, tally: Tally, *, name: str, rng: random.Random, strict: bool
+    ) -> None:
+        self.http = http
+        self.tally = tally
+        self.name = name
+        self.password = secrets.token_urlsafe(16)
+        self.rng = rng
+        self.strict = strict
+        self.headers: dict[str, str] = {}
+
+    async def call(
+        self, method: str, path: str, body: dict | None = None
+    ) -> tuple[httpx.Response, bool]:
+        """Send until a definite answer; returns it and whether an earlier attempt's
+        outcome was unknown (it may have been applied)."""
+        uncertain = False
+        deadline = time.monotonic() + ACTION_DEADLINE_S
+        attempt = 0
+        while True:
+            attempt += 1
+            if attempt > 1:
+                self.tally.retries += 1
+                if self.strict:
+                    self.tally.fail(f"retry needed without a fault: {method} {path}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{method} {path}: no definite answer in {ACTION_DEADLINE_S} s")
+            self.tally.requests += 1
+            try:
+                response = await self.http.request(method, path, json=body, headers=self.headers)
+            except httpx.TransportError as exc:
+                self.tally.transport_errors[type(exc).__name__] += 1
+                uncertain = True
+                await asyncio.sleep(min(BACKOFF_MAX_S, 0.1 * 2**attempt))
+                continue
+            self.tally.statuses[response.status_code] += 1
+            self.tally.exchanges.append(Exchange(method, path, response.status_code, response.text))
+            status = response.status_code
+            if status >= 500 or status == 429:
+                code = _code(response)
+                if status == 503 and code:
+                    self.tally.unavailable_codes[code] += 1
+                elif status != 429:
+                    self.tally.fail(f"{status} on {method} {path} {body}: {response.text[:300]}")
+                uncertain = True
+                retry_after = float(response.headers.get("Retry-After", "0") or 0)
+                await asyncio.sleep(min(BACKOFF_MAX_S, max(retry_after, 0.1 * 2**attempt)))
+                continue
+            return response, uncertain
+
+    async def register(self) -> None:
+        body = {"username": self.name, "password": self.password}
+        response, uncertain = await self.call("POST", f"{API}/accounts/register/", body)
+        if response.status_code == 400 and uncertain:
+            # The lost attempt created the account: log in instead.
+            response, _ = await self.call("POST", f"{API}/accounts/token/", body)
+            self.tally.resynced_other += 1
+        if response.status_code not in (200, 201):
+            raise RuntimeError(f"register {self.name}: {response.status_code} {response.text}")
+        self.headers = {"Authorization": f"Token {response.json()['token']}"}
+        self.tally.players += 1
+        self.tally.usernames.add(self.name)
+
+    async def get(self, path: str) -> dict[str, Any]:
+        response, _ = await self.call("GET", path)
+        if response.status_code != 200:
+            self.tally.fail(f"GET {path}: {response.status_code} {response.text[:300]}")
+            return {}
+        return response.json()
+
+    async def play_day(self, *, rounds: int) -> None:
+        """The day's ranked round, then ``rounds - 1`` practice rounds, then the boards."""
+        daily = await self.get(f"{API}/daily/")
+        day = daily["date"]
+        last_id = None
+        for index in range(rounds):
+            response, _ = await self.call("POST", f"{API}/daily/{day}/rounds/")
+            if response.status_code not in (200, 201):
+                self.tally.fail(f"start round: {response.status_code} {response.text[:300]}")
+                return
+            state = response.json()
+            if state["ranked"] != (index == 0):
+                self.tally.fail(f"round {index} of {self.name} has ranked={state['ranked']}")
+            if state["actions"]:
+                self.tally.fail(f"a new round of {self.name} already has actions")
+            await self.play_round(state)
+            last_id = state["id"]
+        for path in (
+            f"{API}/rounds/{last_id}/",
+            f"{API}/daily/{day}/",
+            f"{API}/leaderboards/daily/{day}/?around=me",
+            f"{API}/leaderboards/daily/{day}/",
+            f"{API}/leaderboards/best-day/",
+            f"{API}/leaderboards/streaks/",
+            f"{API}/accounts/me/",
+        ):
+            await self.get(path)
+
+    async def play_round(self, state: dict[str, Any]) -> None:
+        round_id = state["id"]
+        log: list[dict[str, Any]] = []
+        while state["status"] == "in_progress":
+            if state["roll"] == 0 or (state["rolls_left"] > 0 and self.rng.random() < 0.6):
+                hold = self._hold(state["dice"]) if state["roll"] else []
+                action = {"type": "roll", "hold": hold}
+                body = {"hold": hold, "turn": state["turn"], "roll": state["roll"]}
+                path = f"{API}/rounds/{round_id}/roll/"
+            else:
+                best = max(state["options"].values())
+                top = [box for box, points in state["options"].items() if points >= best - 2]
+                category = self.rng.choice(top)
+                action = {"type": "score", "category": category}
+                body = {"category": category, "turn": state["turn"]}
+                path = f"{API}/rounds/{round_id}/score/"
+            state = await self._act(round_id, path, body, action, log)
+            if state is None:
+                break
+        self.tally.rounds.append(
+            PlayedRound(
+                id=round_id,
+                username=self.name,
+                ranked=bool(state and state["ranked"]),
+                actions=log,
+                total=state["total"] if state else None,
+                status=state["status"] if state else "unknown",
+            )
+        )
+
+    async def _act(
+        self,
+        round_id: str,
+        path: str,
+        body: dict[str, Any],
+        action: dict[str, Any],
+        log: list[dict[str, Any]],
+    ) -> dict[str, Any] | None:
+        response, uncertain = await self.call("POST", path, body)
+        status = response.status_code
+        if status == 200:
+            state = response.json()
+        elif status == 409 and uncertain:
+            state = response.json()["current"]
+            self.tally.resynced_409 += 1
+        elif status == 400 and uncertain and _code(response) == "game_over":
+            # The round's last score was applied by the lost attempt; nothing to retry.
+            state = await self.get(f"{API}/rounds/{round_id}/")
+            self.tally.resynced_other += 1
+        else:
+            self.tally.fail(
+                f"{status} on {path} {body} (uncertain={uncertain}): {response.text[:300]}"
+            )
+            return None
+        expected = [*log, action]
+        if state.get("actions") != expected:
+            self.tally.fail(
+                f"round {round_id}: after {action} the log is {json.dumps(state.get('actions'))}"
+                f", expected {json.dumps(expected)}"
+            )
+            return None
+        log.append(action)
+        return state
+
+    def _hold(self, dice: list[int]) -> list[int]:
+        """Keep the most common face (the highest on a tie), sometimes a random set."""
+        if self.rng.random() < 0.2:
+            return sorted(self.rng.sample(range(len(dice)), self.rng.randint(0, len(dice))))
+        face = max(set(dice), key=lambda f: (dice.count(f), f))
+        return [i for i, d in enumerate(dice) if d == face]
+
+
+def _code(response: httpx.Response) -> str | None:
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    return body.get("code") if isinstance(body, dict) else None
+
+
+async def run_players(
+    url: str,
+    tally: Tally,
+    *,
+    clients: int,
+    rounds: int,
+    run_id: str,
+    seed: int,
+    strict: bool,
+    until: asyncio.Event | None = None,
+) -> float:
+    """``clients`` concurrent players. Without ``until`` each plays one account's day;
+    with it each keeps registering new accounts and playing until the event is set (the
+    current account's rounds are always finished). Returns the elapsed seconds."""
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    timeout = httpx.Timeout(10.0, connect=5.0)
+    started = time.monotonic()
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=timeout) as http:
+
+        async def client(index: int) -> None:
+            rng = random.Random(seed * 1000 + index)
+            account = 0
+            while True:
+                name = f"rel-{run_id}-{index}-{account}"
+                player = Player(http, tally, name=name, rng=rng, strict=strict)
+                try:
+                    await player.register()
+                    await player.play_day(rounds=rounds)
+                except Exception as exc:
+                    tally.fail(f"{name}: {type(exc).__name__}: {exc}")
+                account += 1
+                if until is None or until.is_set():
+                    return
+
+        await asyncio.gather(*(client(i) for i in range(clients)))
+    return time.monotonic() - started
