@@ -138,3 +138,16 @@ def test_extra_yatzy_bonus_and_forced_order_follow_the_engine(
         if game.rolls_used:
             moves = best_move(game, table=table).moves
             assert {m.category: m.points for m in moves if not m.is_roll} == game.options()
+
+
+def test_position_from_stored_parts_gets_the_same_advice_as_the_game(yatzy_table: Table) -> None:
+    for game in _random_games(yatzy.get_ruleset("yatzy"), 20, seed=5):
+        snapshot = game.snapshot()
+        position = Position.from_scorecard(
+            game.ruleset,
+            snapshot["scorecard"],
+            snapshot["extra_bonus"],
+            snapshot["rolls_used"],
+            snapshot["dice"],
+        )
+        assert best_move(position, table=yatzy_table) == best_move(game, table=yatzy_table)

@@ -206,18 +206,20 @@ class TurnPlan:
         return position.banked + float(self.before[position.rolls_used - 1][kept])
 
 
-def best_move(game: yatzy.Game, *, table: Table | None = None) -> Advice:
-    """The moves at the current point of ``game``, best first, from the exact table.
+def best_move(state: yatzy.Game | Position, *, table: Table | None = None) -> Advice:
+    """The moves at the current point of a game, best first, from the exact table.
 
-    Before a turn's first roll the only move is to roll; after the 1st or 2nd roll the
-    moves are every box the dice may fill and every distinct hold; after the 3rd, the
-    boxes.  Raises ``TableMissing`` if the table is not built.
+    ``state`` is a ``Game`` or a ``Position`` (e.g. ``Position.from_scorecard`` of a
+    stored round).  Before a turn's first roll the only move is to roll; after the 1st
+    or 2nd roll the moves are every box the dice may fill and every distinct hold; after
+    the 3rd, the boxes.  Raises ``TableMissing`` if the table is not built.
     """
-    if game.is_over:
-        raise yatzy.GameOverError("the game is over: there is no move to advise")
-    position = Position.of(game)
-    table = table or load_table(game.ruleset)
-    return TurnPlan.build(position, TableFuture(table)).moves(position)
+    if isinstance(state, yatzy.Game):
+        if state.is_over:
+            raise yatzy.GameOverError("the game is over: there is no move to advise")
+        state = Position.of(state)
+    table = table or load_table(state.rules)
+    return TurnPlan.build(state, TableFuture(table)).moves(state)
 
 
 @dataclass(frozen=True)
