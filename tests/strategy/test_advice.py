@@ -1,5 +1,6 @@
 """Best moves and analyses agree with the table and with the engine's rules."""
 
+import copy
 import random
 from pathlib import Path
 
@@ -151,3 +152,33 @@ def test_position_from_stored_parts_gets_the_same_advice_as_the_game(yatzy_table
             snapshot["dice"],
         )
         assert best_move(position, table=yatzy_table) == best_move(game, table=yatzy_table)
+
+
+def _copy(game: yatzy.Game) -> yatzy.Game:
+    return copy.deepcopy(game, memo={id(game.ruleset): game.ruleset})
+
+
+def test_box_values_match_the_engine_score_bonuses_and_next_state(yahtzee_table: Table) -> None:
+    """Score every possible roll in every allowed box through the engine: the points,
+    the extra yahtzee bonus and the state reached must be what the table assumed."""
+    rs = yatzy.get_ruleset("yahtzee")
+    ms = yahtzee_table.rules.ms
+    games = [g for g in _random_games(rs, 40, seed=6) if g.rolls_used == 0][:5]
+    yahtzee_filled = yatzy.Game(rs, bytes(32))
+    yahtzee_filled._draw = lambda turn, roll, count: (4,) * count  # type: ignore[method-assign]
+    yahtzee_filled.roll()
+    yahtzee_filled.score("yahtzee")
+    for game in [*games, yahtzee_filled]:
+        for k in range(ms.first_outcome, ms.n_keeps):
+            dice = ms.faces(k)
+            rolled = _copy(game)
+            rolled._draw = lambda turn, roll, count, dice=dice: dice[:count]  # type: ignore[method-assign]
+            rolled.roll()
+            moves = best_move(rolled, table=yahtzee_table).moves
+            for move in (m for m in moves if not m.is_roll):
+                assert move.category is not None
+                after = _copy(rolled)
+                after.score(move.category)
+                position = Position.of(after)
+                value = yahtzee_table.value(position.mask, position.upper)
+                assert move.expected == pytest.approx(after.total - after.bonus + value)
