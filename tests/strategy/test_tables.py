@@ -77,7 +77,7 @@ def test_interrupted_build_resumes_and_matches_a_clean_build(
     monkeypatch.setattr(tables._kernel, "solve_layer", real)
     solve(rs, directory=tmp_path / "resumed", progress=False)
     assert load_table(rs, directory=tmp_path / "resumed").start_value == clean
-    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name, path.name + ".lock"]
 
 
 def test_damaged_table_is_not_trusted_and_is_rebuilt(tmp_path: Path) -> None:

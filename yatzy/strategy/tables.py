@@ -11,7 +11,8 @@ The header names the format version, the ruleset and its options and the SHA-256
 the values, so a stale, foreign or damaged file is never trusted.  While building,
 values go to ``<file>.partial`` and finished layers are recorded (with their digests)
 in ``<file>.progress``; an interrupted build resumes from the last finished layer, and
-the finished file appears only through an atomic rename.
+the finished file appears only through an atomic rename.  A lock file serialises
+builds of the same table by several processes.
 
 >>> import yatzy
 >>> table = load_table(yatzy.get_ruleset("yatzy"), build=True, progress=False)
@@ -21,6 +22,7 @@ the finished file appears only through an atomic rename.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -98,9 +100,17 @@ def solve(rs: RulesetLike | Rules, *, directory: Path | None = None, progress: b
     """
     rules = rs if isinstance(rs, Rules) else rules_of(rs)
     path = table_path(rules, directory)
-    if _read_header(path, rules, verify=True) is not None:
-        return path
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Two processes asked for the same table at once: the second waits for the first's
+    # file rather than writing the same partial file beside it.
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _read_header(path, rules, verify=True) is None:
+            _build(rules, path, progress)
+    return path
+
+
+def _build(rules: Rules, path: Path, progress: bool) -> None:
     layout = Layout.of(rules)
     partial = path.with_name(path.name + ".partial")
     journal = path.with_name(path.name + ".progress")
@@ -136,7 +146,6 @@ def solve(rs: RulesetLike | Rules, *, directory: Path | None = None, progress: b
     os.replace(partial, path)
     journal.unlink()
     _LOADED.pop(path, None)
-    return path
 
 
 def load_table(
