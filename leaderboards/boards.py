@@ -39,14 +39,20 @@ class Line:
 
 
 def daily_key(day: dt.date) -> str:
-    """>>> daily_key(dt.date(2026, 12, 1))
-    'daily:2026-12-01'"""
+    """The key of a date's board.
+
+    >>> daily_key(dt.date(2026, 12, 1))
+    'daily:2026-12-01'
+    """
     return f"{DAILY}:{day.isoformat()}"
 
 
 def advent_key(year: int) -> str:
-    """>>> advent_key(2026)
-    'advent:2026'"""
+    """The key of a year's advent board.
+
+    >>> advent_key(2026)
+    'advent:2026'
+    """
     return f"{ADVENT}:{year}"
 
 
@@ -54,7 +60,8 @@ def season_key(season_id: int, kind: str) -> str:
     """Seasons are keyed by id, so renaming a season's slug keeps its boards.
 
     >>> season_key(3, STREAK)
-    'season:3:streak'"""
+    'season:3:streak'
+    """
     return f"season:{season_id}:{kind}"
 
 
