@@ -169,7 +169,7 @@ class TurnPlan:
         o = k - ms.first_outcome
         moves = []
         for i, c in enumerate(self.boxes.tolist()):
-            value = self.box_values[i, o]
+            value = float(self.box_values[i, o])
             if value > _kernel.ILLEGAL / 2:
                 points, _ = _kernel.box_points(
                     self.mask, c, o, rules.yatzy_face[o], rules.scores, rules.joker,
