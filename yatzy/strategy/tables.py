@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from tqdm import tqdm  # type: ignore[import-untyped]
+from tqdm import tqdm
 
 from yatzy.strategy import _kernel
 from yatzy.strategy._layout import Layout
