@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import logging
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -31,19 +30,9 @@ from pathlib import Path
 
 import httpx
 
+from bench.machine import describe
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -187,7 +176,7 @@ def main() -> None:
                     break
             except httpx.TransportError:
                 time.sleep(0.2)
-        print(f"Machine: {machine()}")
+        print(f"Machine: {describe()}")
         print(
             f"gunicorn workers: {env.get('WEB_CONCURRENCY', 'default (2 x cores + 1)')}, "
             f"clients: {args.clients}, {args.duration:.0f} s per phase, PostgreSQL"

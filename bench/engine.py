@@ -13,15 +13,14 @@ Figures (median of many repetitions, time.perf_counter_ns):
 
 import dataclasses
 import itertools
-import platform
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
+from bench.machine import describe
 from yatzy import Game, get_ruleset
 from yatzy.rules import Category, Dice, MaxiRuleset
 
@@ -104,18 +103,6 @@ def median_ns(run: Callable[[], object], calls: int, samples: int) -> float:
     return statistics.median(timings)
 
 
-def machine() -> str:
-    cpuinfo = Path("/proc/cpuinfo")
-    cpu = platform.processor() or "unknown CPU"
-    if cpuinfo.is_file():
-        models = [
-            line for line in cpuinfo.read_text().splitlines() if line.startswith("model name")
-        ]
-        if models:
-            cpu = f"{models[0].split(':', 1)[1].strip()} x{len(models)}"
-    return f"{platform.platform()} | {cpu} | Python {platform.python_version()}"
-
-
 def cycle(items: Sequence[T]) -> Callable[[], T]:
     """A function handing out ``items`` in turn, so each call works on fresh input."""
     endless = itertools.cycle(items)
@@ -150,7 +137,7 @@ def main() -> None:
     restore = median_ns(lambda: Game.from_snapshot(snapshot), calls=100, samples=60)
     replay = median_ns(lambda: Game.replay(maxi, seeds[0], actions), calls=100, samples=60)
 
-    print(f"machine: {machine()}")
+    print(f"machine: {describe()}")
     print(f"{'figure':<38}{'engine':>12}{'baseline':>12}{'ratio':>8}  target")
     for label, key, engine_ns, baseline_ns in [
         ("all 20 Maxi boxes, one roll", "scores", scores, scores_naive),

@@ -19,13 +19,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import platform
 import random
 import statistics
-import sys
 import time
 import uuid
 from urllib.parse import urlparse, urlunparse
+
+from bench.machine import describe
 
 TARGETS_MS = {"rank_p99": 5.0, "incremental_p50": 5.0, "day_close": 60_000.0}
 
@@ -152,8 +152,7 @@ def main() -> None:
     from leaderboards import boards, selectors, services
 
     print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs,"
-        f" Python {sys.version.split()[0]}, {connection.cursor().connection.info.server_version}"
+        f"machine: {describe()} | PostgreSQL {connection.cursor().connection.info.server_version}"
     )
     started = time.perf_counter()
     dates, rounds = _generate(args.players, args.days, rng)

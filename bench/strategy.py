@@ -21,7 +21,6 @@ import argparse
 import hashlib
 import math
 import os
-import platform
 import random
 import resource
 import statistics
@@ -35,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 import yatzy
+from bench.machine import describe
 from yatzy.strategy import LEVELS, TableMissing, _kernel, best_move, bot_play, load_table
 from yatzy.strategy._multisets import multisets, sub_keeps
 
@@ -163,8 +163,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0, help="bot games per level and ruleset")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    cpu = platform.processor() or platform.machine()
-    print(f"{platform.node()}: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}")
+    print(f"machine: {describe()}")
     with tempfile.TemporaryDirectory() as scratch:
         for name in ("yatzy", "yahtzee") + (("maxi",) if args.maxi else ()):
             bench_solve(name, Path(scratch))
