@@ -40,3 +40,9 @@ lint: install
 
 bench: install
 	$(PY) -m bench.engine
+
+# Load, faults (Redis, worker, PostgreSQL, web workers) and schemathesis on a private
+# PostgreSQL + Redis + gunicorn + Celery stack; see docs/reliability.md.
+.PHONY: reliability
+reliability: install
+	$(PY) -m reliability

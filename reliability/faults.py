@@ -5,28 +5,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from reliability.player import Tally
 from reliability.stack import Stack, wait_until
 
-KINDS = ("redis", "worker", "postgres")
+KINDS = ("redis", "worker", "postgres", "web")
 
 
 @dataclass
 class FaultRecord:
     kind: str
+    at_s: float  # seconds since the players started
     down_s: float
-    requests: int = 0
+    answers: int = 0  # HTTP responses received between the stop and the recovery
     unavailable_503: int = 0
     transport_errors: int = 0
     server_errors: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def _counts(tally: Tally) -> tuple[int, int, int, int]:
     return (
-        tally.requests,
+        sum(tally.statuses.values()),
         tally.statuses.get(503, 0),
         sum(tally.transport_errors.values()),
         tally.errors(),
@@ -42,10 +42,14 @@ def inject(stack: Stack, kind: str, outage_s: float, tally: Tally) -> FaultRecor
     stop()
     time.sleep(outage_s)
     start()
-    record = FaultRecord(kind=kind, down_s=round(time.monotonic() - began, 1))
+    record = FaultRecord(
+        kind=kind,
+        at_s=round(began - tally.started, 1),
+        down_s=round(time.monotonic() - began, 1),
+    )
     after = _counts(tally)
     (
-        record.requests,
+        record.answers,
         record.unavailable_503,
         record.transport_errors,
         record.server_errors,
@@ -67,6 +71,10 @@ def _actions(stack: Stack, kind: str) -> tuple[Callable[[], None], Callable[[], 
         # Immediate: the server dies without a checkpoint and recovers from its WAL on
         # start, like a crash; every open connection breaks mid-transaction.
         return lambda: stack.postgres.stop("immediate"), start_postgres
+    if kind == "web":
+        # gunicorn's master replaces its killed workers; requests in flight are cut
+        # off, some after their commit: the clients retry into a 409 and resync.
+        return stack.kill_web_workers, stack.wait_web
     raise ValueError(f"unknown fault {kind!r}; one of {', '.join(KINDS)}")
 
 

@@ -58,7 +58,11 @@ class Tally:
     retries: int = 0
     resynced_409: int = 0
     resynced_other: int = 0
+    duplicates: int = 0
     failures: list[str] = field(default_factory=list)
+    # (seconds since the start, what happened) for each timeout or dropped connection
+    incidents: list[tuple[float, str]] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
     exchanges: list[Exchange] = field(default_factory=list)
     rounds: list[PlayedRound] = field(default_factory=list)
     players: int = 0
@@ -79,7 +83,14 @@ class Player:
     failure: with no fault injected, every request must succeed the first time."""
 
     def __init__(
-        self, http: httpx.AsyncClient, tally: Tally, *, name: str, rng: random.Random, strict: bool
+        self,
+        http: httpx.AsyncClient,
+        tally: Tally,
+        *,
+        name: str,
+        rng: random.Random,
+        strict: bool,
+        duplicate_rate: float = 0.0,
     ) -> None:
         self.http = http
         self.tally = tally
@@ -87,6 +98,7 @@ class Player:
         self.password = secrets.token_urlsafe(16)
         self.rng = rng
         self.strict = strict
+        self.duplicate_rate = duplicate_rate
         self.headers: dict[str, str] = {}
 
     async def call(
@@ -110,6 +122,9 @@ class Player:
                 response = await self.http.request(method, path, json=body, headers=self.headers)
             except httpx.TransportError as exc:
                 self.tally.transport_errors[type(exc).__name__] += 1
+                if len(self.tally.incidents) < 100:
+                    at = round(time.monotonic() - self.tally.started, 1)
+                    self.tally.incidents.append((at, f"{type(exc).__name__} {method} {path}"))
                 uncertain = True
                 await asyncio.sleep(min(BACKOFF_MAX_S, 0.1 * 2**attempt))
                 continue
@@ -131,7 +146,7 @@ class Player:
     async def register(self) -> None:
         body = {"username": self.name, "password": self.password}
         response, uncertain = await self.call("POST", f"{API}/accounts/register/", body)
-        if response.status_code == 400 and uncertain:
+        if response.status_code in (400, 409) and uncertain:
             # The lost attempt created the account: log in instead.
             response, _ = await self.call("POST", f"{API}/accounts/token/", body)
             self.tally.resynced_other += 1
@@ -238,7 +253,27 @@ class Player:
             )
             return None
         log.append(action)
+        if self.rng.random() < self.duplicate_rate:
+            await self._duplicate(round_id, path, body, log)
         return state
+
+    async def _duplicate(
+        self, round_id: str, path: str, body: dict[str, Any], log: list[dict[str, Any]]
+    ) -> None:
+        """Send an applied action again, as a client does whose answer was lost after the
+        commit: it must come back 409 with the current state (400 ``game_over`` after the
+        round's last box), and the log must not change."""
+        self.tally.duplicates += 1
+        response, _ = await self.call("POST", path, body)
+        if response.status_code == 409:
+            current = response.json()["current"]["actions"]
+        elif response.status_code == 400 and _code(response) == "game_over":
+            current = (await self.get(f"{API}/rounds/{round_id}/")).get("actions")
+        else:
+            self.tally.fail(f"a duplicate of {path} {body}: {response.status_code}")
+            return
+        if current != log:
+            self.tally.fail(f"round {round_id}: a duplicate of {body} changed the log")
 
     def _hold(self, dice: list[int]) -> list[int]:
         """Keep the most common face (the highest on a tie), sometimes a random set."""
@@ -265,22 +300,27 @@ async def run_players(
     run_id: str,
     seed: int,
     strict: bool,
+    duplicate_rate: float = 0.0,
     until: asyncio.Event | None = None,
 ) -> float:
     """``clients`` concurrent players. Without ``until`` each plays one account's day;
     with it each keeps registering new accounts and playing until the event is set (the
     current account's rounds are always finished). Returns the elapsed seconds."""
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    timeout = httpx.Timeout(10.0, connect=5.0)
+    # gunicorn's own worker timeout: a slower answer never comes.
+    timeout = httpx.Timeout(30.0, connect=5.0)
     started = time.monotonic()
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=timeout) as http:
 
         async def client(index: int) -> None:
+            await asyncio.sleep(index * 0.2)  # players arrive over a few seconds
             rng = random.Random(seed * 1000 + index)
             account = 0
             while True:
                 name = f"rel-{run_id}-{index}-{account}"
-                player = Player(http, tally, name=name, rng=rng, strict=strict)
+                player = Player(
+                    http, tally, name=name, rng=rng, strict=strict, duplicate_rate=duplicate_rate
+                )
                 try:
                     await player.register()
                     await player.play_day(rounds=rounds)

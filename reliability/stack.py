@@ -103,9 +103,13 @@ class Postgres:
         )
 
     def start(self) -> None:
+        # fsync=off only skips flushing to the disk: a killed server (the faults stop it
+        # with -m immediate) loses nothing the kernel has. synchronous_commit stays on: with
+        # it off, a commit acknowledged to a client can vanish in that crash, which the
+        # round checks report as a lost action (they did, when it was off).
         options = (
             f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
-            "-c max_connections=200 -c fsync=off -c synchronous_commit=off"
+            "-c max_connections=200 -c fsync=off"
         )
         self._run(
             str(self.bin / "pg_ctl"),
@@ -270,11 +274,24 @@ class Stack:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        self.wait_web()
+
+    def wait_web(self) -> None:
         wait_until(
             lambda: httpx.get(f"{self.url}/api/schema/", timeout=5).status_code == 200,
             60,
             "gunicorn",
         )
+
+    def kill_web_workers(self) -> None:
+        """SIGKILL every gunicorn worker (not the master, which starts new ones)."""
+        assert self.web is not None
+        children = subprocess.run(
+            ["pgrep", "-P", str(self.web.pid)], capture_output=True, text=True
+        ).stdout.split()
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
 
     def start_worker(self) -> None:
         """The deploy's worker command (prefork, two children), in its own process group
