@@ -12,7 +12,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -106,3 +107,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = codes if isinstance(codes, str) else "error"
         response.data = error_body(code, _message_from_details(exc.detail))
     return response
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Django's 404 for URLs no route matches (``handler404``), e.g. a round id that is not
+    a UUID: the API's error shape under ``/api/``, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", "Not found."), status=404)
+    return defaults.page_not_found(request, exception)

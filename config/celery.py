@@ -4,11 +4,24 @@ import os
 from typing import Any
 
 from celery import Celery, Task
-from django.db import transaction
+from celery.contrib.django.task import DjangoTask
+from django.db import InterfaceError, OperationalError, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("config")
+
+class DatabaseRetryTask(DjangoTask):  # type: ignore[misc]
+    """Every job retries, with backoff, while the database is unreachable (restart,
+    failover) instead of being acknowledged and dropped; jobs are idempotent."""
+
+    autoretry_for = (OperationalError, InterfaceError)
+    retry_backoff = 1
+    retry_backoff_max = 30
+    retry_jitter = True
+    max_retries = 10
+
+
+app = Celery("config", task_cls=DatabaseRetryTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

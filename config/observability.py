@@ -22,13 +22,13 @@ class RequestIdMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         incoming = request.headers.get("X-Request-ID", "")
-        token = request_id.set(incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex)
-        try:
-            response = self.get_response(request)
-            response["X-Request-ID"] = request_id.get()
-            return response
-        finally:
-            request_id.reset(token)
+        # Not reset on the way out: Django logs a request's 4xx/5xx after the middleware
+        # chain has returned, and that line must carry the id too. The next request on
+        # this thread sets its own.
+        request_id.set(incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex)
+        response = self.get_response(request)
+        response["X-Request-ID"] = request_id.get()
+        return response
 
 
 class RequestIdFilter(logging.Filter):

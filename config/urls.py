@@ -15,3 +15,5 @@ urlpatterns = [
     path("api/v1/", include("daily.urls")),
     path("api/v1/", include("leaderboards.urls")),
 ]
+
+handler404 = "config.api_errors.page_not_found"

@@ -64,15 +64,15 @@ def _round_act(
         else:
             game = selectors.round_game(rnd)
             seen = {"turn": game.turn, "roll": game.rolls_used}
-            if rnd.status == Round.Status.IN_PROGRESS and any(
-                seen[key] != value for key, value in expect.items()
-            ):
+            if rnd.status == Round.Status.EXPIRED:
+                raise ServiceError("This round has expired.", code="round_expired")
+            # Checked before the engine sees the action: a retry of an action that was
+            # applied (even the one that finished the round) is a 409 with the state.
+            if any(seen[key] != value for key, value in expect.items()):
                 raise ConflictError(
                     "The round has moved on since you last saw it; here is its current state.",
                     extra=selectors.round_payload(rnd, game),
                 )
-            if rnd.status == Round.Status.EXPIRED:
-                raise ServiceError("This round has expired.", code="round_expired")
             act(game)
             rnd.actions = game.actions
             rnd.snapshot = game.snapshot()

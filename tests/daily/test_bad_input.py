@@ -7,7 +7,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from games.models import Round
-from tests.factories import make_player, play_round
+from tests.factories import make_player, play_round, play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +126,30 @@ def test_unknown_round_id_and_no_credentials(started):
     )
     assert anonymous.status_code == 401
     assert anonymous.json()["code"] == "not_authenticated"
+
+
+def test_retried_final_score_is_409_with_the_completed_state(started):
+    client, state = started
+    with time_machine.travel(dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC), tick=False):
+        for _ in range(19):
+            state = play_turn(client, state["id"], state)
+        post(client, state, "roll", {"hold": [], "turn": 19, "roll": 0})
+        final = {
+            "category": next(c for c, v in state["scorecard"].items() if v is None),
+            "turn": 19,
+        }
+        done = post(client, state, "score", final)
+        retry = post(client, state, "score", final)
+    assert done.status_code == 200 and done.json()["status"] == "completed"
+    assert retry.status_code == 409
+    assert retry.json()["current"]["status"] == "completed"
+    assert retry.json()["current"]["total"] == done.json()["total"]
+
+
+def test_unroutable_api_paths_are_404_in_the_error_shape(started):
+    client, _ = started
+    for url in ("/api/v1/rounds/not-a-uuid/", "/api/v1/daily/null,null/", "/api/v1/nothing/"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["code"] == "not_found"
