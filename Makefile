@@ -45,4 +45,4 @@ bench: install
 # PostgreSQL + Redis + gunicorn + Celery stack; see docs/reliability.md.
 .PHONY: reliability
 reliability: install
-	$(PY) -m reliability
+	$(PY) -m reliability $(RELIABILITY_ARGS)

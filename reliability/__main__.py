@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import json
 import os
-import platform
 import re
 import signal
 import sys
@@ -25,21 +24,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.machine import describe
 from reliability.faults import KINDS, run_schedule
 from reliability.player import Tally, run_players
 from reliability.stack import ROOT, Stack
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -266,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["CONN_MAX_AGE"] = "0"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     report: dict[str, Any] = {
-        "machine": machine(),
+        "machine": describe(),
         "mode": "quick" if args.quick else "full",
         "arguments": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
