@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import logging
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -86,8 +87,16 @@ async def run_clients(url, tokens, duration, client_loop):
     return latencies, errors, elapsed
 
 
+async def stagger(pace: float | None) -> None:
+    """Paced clients start at random offsets, so their requests spread over each period
+    instead of arriving as one burst."""
+    if pace:
+        await asyncio.sleep(random.uniform(0, 1 / pace))
+
+
 def trivial_loop(pace: float | None = None):
     async def loop(timed, token, deadline):
+        await stagger(pace)
         while time.perf_counter() < deadline:
             tick = time.perf_counter()
             await timed("me", "GET", "/api/v1/accounts/me/", token)
@@ -99,6 +108,7 @@ def trivial_loop(pace: float | None = None):
 
 def play_loop(day: str, pace: float | None = None):
     async def loop(timed, token, deadline):
+        await stagger(pace)
         state = None
         while time.perf_counter() < deadline:
             tick = time.perf_counter()
@@ -143,7 +153,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--duration", type=float, default=20.0)
-    parser.add_argument("--paced-rate", type=float, default=5.0, help="requests/s per client")
+    parser.add_argument("--paced-rate", type=float, default=2.0, help="requests/s per client")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()

@@ -17,18 +17,14 @@ def round_game(rnd: Round) -> yatzy.Game:
     return yatzy.Game.from_snapshot(rnd.snapshot)
 
 
-def round_get_for_player(*, round_id: UUID, player: User, for_update: bool = False) -> Round:
-    """The player's round; another player's round is indistinguishable from none (404).
-
-    ``for_update`` takes the row lock; call it inside a transaction.
-    """
-    rounds = Round.objects.select_related("challenge")
-    if for_update:
-        rounds = rounds.select_for_update(of=("self",))
-    rnd = rounds.filter(pk=round_id, player=player).first()
-    if rnd is None:
-        raise NotFoundError("No such round.", code="round_not_found")
-    return rnd
+def round_get_for_player(*, round_id: UUID, player: User) -> Round:
+    """The player's round; another player's round is indistinguishable from none (404)."""
+    # The action log is also in the snapshot, so the hot path does not load it.
+    rounds = Round.objects.select_related("challenge").defer("actions")
+    try:
+        return rounds.get(pk=round_id, player=player)
+    except Round.DoesNotExist:
+        raise NotFoundError("No such round.", code="round_not_found") from None
 
 
 def round_seed_revealed(rnd: Round) -> bool:

@@ -1,9 +1,10 @@
 """Round writes: create a round, and roll or score on it, one action at a time.
 
-Every action runs in a transaction holding the round's row lock (``select_for_update``;
-on SQLite the IMMEDIATE transaction serialises writers) and checks the client's
-``turn``/``roll`` against the stored state first, so a retried or duplicated request is
-answered 409 with the current state instead of being applied twice.
+Each action is an optimistic, versioned write: read the round, check the client's
+``turn``/``roll`` against it, let the engine apply the action, then store the new state
+with ``UPDATE … WHERE version = <the version read>``. Of two concurrent requests only
+one can store; the other (like any retried or duplicated request) is answered 409 with
+the current state, so no action is ever applied twice and no request waits on a lock.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 import yatzy
@@ -55,43 +56,60 @@ def _expired(rnd: Round) -> bool:
 
 def _round_act(
     *, round_id: UUID, player: User, expect: dict[str, int], act: Callable[[yatzy.Game], Any]
-) -> Round:
-    with transaction.atomic():
-        rnd = selectors.round_get_for_player(round_id=round_id, player=player, for_update=True)
-        if _expired(rnd):
-            rnd.status = Round.Status.EXPIRED
-            rnd.save(update_fields=["status", "updated_at"])
-        else:
-            game = selectors.round_game(rnd)
-            seen = {"turn": game.turn, "roll": game.rolls_used}
-            if rnd.status == Round.Status.EXPIRED:
-                raise ServiceError("This round has expired.", code="round_expired")
-            # Checked before the engine sees the action: a retry of an action that was
-            # applied (even the one that finished the round) is a 409 with the state.
-            if any(seen[key] != value for key, value in expect.items()):
-                raise ConflictError(
-                    "The round has moved on since you last saw it; here is its current state.",
-                    extra=selectors.round_payload(rnd, game),
-                )
-            act(game)
-            rnd.actions = game.actions
-            rnd.snapshot = game.snapshot()
-            if game.is_over:
-                rnd.status = Round.Status.COMPLETED
-                rnd.total = game.total
-                rnd.completed_at = timezone.now()
-            rnd.save()
-            if game.is_over and rnd.ranked:
-                enqueue_on_commit(board_record_round, str(rnd.id))
-            return rnd
-    raise ServiceError(
-        "The day of this ranked round has ended and its grace period is over.",
-        code="round_expired",
+) -> tuple[Round, yatzy.Game]:
+    rnd = selectors.round_get_for_player(round_id=round_id, player=player)
+    if _expired(rnd):
+        Round.objects.filter(pk=rnd.pk, status=Round.Status.IN_PROGRESS).update(
+            status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1
+        )
+        rnd.status = Round.Status.EXPIRED
+    if rnd.status == Round.Status.EXPIRED:
+        raise ServiceError(
+            "The day of this ranked round has ended and its grace period is over.",
+            code="round_expired",
+        )
+    game = selectors.round_game(rnd)
+    # Checked before the engine sees the action: a retry of an action that was applied
+    # (even the one that finished the round) is a 409 with the current state.
+    seen = {"turn": game.turn, "roll": game.rolls_used}
+    if any(seen[key] != value for key, value in expect.items()):
+        raise _stale(rnd, game)
+    act(game)
+    now = timezone.now()
+    if game.is_over:
+        rnd.status, rnd.total, rnd.completed_at = Round.Status.COMPLETED, game.total, now
+    stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
+        actions=game.actions,
+        snapshot=game.snapshot(),
+        status=rnd.status,
+        total=rnd.total,
+        completed_at=rnd.completed_at,
+        updated_at=now,
+        version=rnd.version + 1,
+    )
+    if not stored:
+        # Another request on this round stored its action between our read and write.
+        current = selectors.round_get_for_player(round_id=round_id, player=player)
+        raise _stale(current, selectors.round_game(current))
+    rnd.version += 1
+    rnd.updated_at = now
+    if game.is_over and rnd.ranked:
+        enqueue_on_commit(board_record_round, str(rnd.id))
+    return rnd, game
+
+
+def _stale(rnd: Round, game: yatzy.Game) -> ConflictError:
+    return ConflictError(
+        "The round has moved on since you last saw it; here is its current state.",
+        extra=selectors.round_payload(rnd, game),
     )
 
 
-def round_roll(*, round_id: UUID, player: User, hold: Sequence[int], turn: int, roll: int) -> Round:
-    """Roll the dice not held. ``turn``/``roll`` are what the client last saw."""
+def round_roll(
+    *, round_id: UUID, player: User, hold: Sequence[int], turn: int, roll: int
+) -> tuple[Round, yatzy.Game]:
+    """Roll the dice not held. ``turn``/``roll`` are what the client last saw.
+    Returns the stored round and its game after the roll."""
     return _round_act(
         round_id=round_id,
         player=player,
@@ -100,8 +118,11 @@ def round_roll(*, round_id: UUID, player: User, hold: Sequence[int], turn: int, 
     )
 
 
-def round_score(*, round_id: UUID, player: User, category: str, turn: int) -> Round:
-    """Fill one open box with the current dice. ``turn`` is what the client last saw."""
+def round_score(
+    *, round_id: UUID, player: User, category: str, turn: int
+) -> tuple[Round, yatzy.Game]:
+    """Fill one open box with the current dice. ``turn`` is what the client last saw.
+    Returns the stored round and its game after the score."""
     return _round_act(
         round_id=round_id,
         player=player,
@@ -114,4 +135,4 @@ def rounds_expire_unfinished_ranked(*, challenge: Challenge) -> int:
     """Expire the ranked rounds of a closed day that were never finished. Idempotent."""
     return Round.objects.filter(
         challenge=challenge, ranked=True, status=Round.Status.IN_PROGRESS
-    ).update(status=Round.Status.EXPIRED, updated_at=timezone.now())
+    ).update(status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1)

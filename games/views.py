@@ -28,10 +28,10 @@ class RoundRollView(APIView):
     def post(self, request: Request, round_id: UUID) -> Response:
         serializer = RollSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rnd = services.round_roll(
+        rnd, game = services.round_roll(
             round_id=round_id, player=request.user, **serializer.validated_data
         )
-        return Response(selectors.round_payload(rnd))
+        return Response(selectors.round_payload(rnd, game))
 
 
 class RoundScoreView(APIView):
@@ -45,7 +45,7 @@ class RoundScoreView(APIView):
     def post(self, request: Request, round_id: UUID) -> Response:
         serializer = ScoreSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rnd = services.round_score(
+        rnd, game = services.round_score(
             round_id=round_id, player=request.user, **serializer.validated_data
         )
-        return Response(selectors.round_payload(rnd))
+        return Response(selectors.round_payload(rnd, game))
