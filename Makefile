@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 
-.PHONY: install run test lint bench bench-engine worker
+.PHONY: install run test lint bench bench-api bench-leaderboards
 
 install: $(VENV)/.installed
 
@@ -38,8 +38,18 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# Each benchmark prints its figures beside a baseline measured in the same run;
+# docs/benchmarks.md records the latest numbers and the machine.
 bench: install
 	$(PY) -m bench.engine
+	$(PY) -m bench.strategy
+
+# These two need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
+bench-api: install
+	$(PY) -m bench.api
+
+bench-leaderboards: install
+	$(PY) -m bench.leaderboards
 
 # Load, faults (Redis, worker, PostgreSQL, web workers) and schemathesis on a private
 # PostgreSQL + Redis + gunicorn + Celery stack; see docs/reliability.md.

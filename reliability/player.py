@@ -236,10 +236,6 @@ class Player:
         elif status == 409 and uncertain:
             state = response.json()["current"]
             self.tally.resynced_409 += 1
-        elif status == 400 and uncertain and _code(response) == "game_over":
-            # The round's last score was applied by the lost attempt; nothing to retry.
-            state = await self.get(f"{API}/rounds/{round_id}/")
-            self.tally.resynced_other += 1
         else:
             self.tally.fail(
                 f"{status} on {path} {body} (uncertain={uncertain}): {response.text[:300]}"
@@ -261,14 +257,12 @@ class Player:
         self, round_id: str, path: str, body: dict[str, Any], log: list[dict[str, Any]]
     ) -> None:
         """Send an applied action again, as a client does whose answer was lost after the
-        commit: it must come back 409 with the current state (400 ``game_over`` after the
-        round's last box), and the log must not change."""
+        commit: it must come back 409 with the current state, and the log must not
+        change."""
         self.tally.duplicates += 1
         response, _ = await self.call("POST", path, body)
         if response.status_code == 409:
             current = response.json()["current"]["actions"]
-        elif response.status_code == 400 and _code(response) == "game_over":
-            current = (await self.get(f"{API}/rounds/{round_id}/")).get("actions")
         else:
             self.tally.fail(f"a duplicate of {path} {body}: {response.status_code}")
             return
