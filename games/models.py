@@ -33,7 +33,9 @@ class Round(models.Model):
     snapshot = models.JSONField(default=dict, help_text="The engine's state after `actions`.")
     total = models.IntegerField(null=True, blank=True, help_text="Final score once completed.")
     version = models.PositiveIntegerField(
-        default=0, db_default=0, help_text="Bumped by every stored action; writes are conditional on it."
+        default=0,
+        db_default=0,
+        help_text="Bumped by every stored action; writes are conditional on it.",
     )
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
