@@ -6,6 +6,7 @@ possible roll is scored once per ruleset value, into a table keyed by the sorted
 dice, so scoring in a game is a dictionary lookup.
 """
 
+import abc
 import dataclasses
 import functools
 import itertools
@@ -234,7 +235,7 @@ _OPTION_CHECKS: dict[str, Callable[[str, object], Any]] = {
 
 
 @dataclasses.dataclass(frozen=True)
-class Ruleset:
+class Ruleset(abc.ABC):
     """A game's rules: its dice, boxes in printed order, scoring and options.
 
     The fields are the options in force; build one with :func:`get_ruleset`.
@@ -330,8 +331,9 @@ class Ruleset:
             )
         return row
 
+    @abc.abstractmethod
     def _scorers(self) -> dict[Category, Scorer]:
-        raise NotImplementedError
+        """How each box of this game scores, by box id."""
 
     # The game asks the ruleset three things; Yahtzee's joker rule overrides two of them.
 
@@ -351,8 +353,9 @@ class Ruleset:
             return self._extra_yatzy_points()
         return 0
 
+    @abc.abstractmethod
     def _extra_yatzy_points(self) -> int:
-        raise NotImplementedError
+        """Points for each further yatzy while the yatzy box holds its full score."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,6 +4,7 @@ before its reveal and no die before it is rolled."""
 import base64
 import datetime as dt
 import json
+import logging
 
 import pytest
 import time_machine
@@ -85,7 +86,8 @@ def play(recorder, client, turns, shadow):
     return state
 
 
-def test_no_response_of_a_played_day_leaks_the_seed_or_a_future_die():
+def test_no_response_or_log_line_of_a_played_day_leaks_the_seed_or_a_future_die(caplog):
+    caplog.set_level(logging.DEBUG)
     recorder = Recorder()
     with time_machine.travel(dt.datetime(2026, 12, 2, 9, tzinfo=dt.UTC), tick=False):
         _, finisher = make_player()
@@ -106,6 +108,9 @@ def test_no_response_of_a_played_day_leaks_the_seed_or_a_future_die():
         assert not any(secret in text for secret in secrets), url
         scanned += 1
     assert scanned > 200
+    assert len(caplog.records) > 10  # the day's jobs and 4xx answers were logged
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert not any(secret in logged for secret in secrets)
     with time_machine.travel(dt.datetime(2026, 12, 3, 0, 30, tzinfo=dt.UTC), tick=False):
         revealed = recorder.call(quitter, "get", f"/api/v1/daily/{DAY}/").json()
     assert revealed["seed"] == seed.hex()

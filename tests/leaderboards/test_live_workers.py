@@ -33,22 +33,9 @@ def snapshot():
 
 
 def test_a_round_completed_over_http_reaches_the_boards_through_the_worker(live_stack):
-    with live_stack.client() as http:
-        token = http.post(
-            "/api/v1/accounts/register/",
-            json={"username": "worker-fan", "password": "a-long-enough-passphrase"},
-        ).json()["token"]
+    token = live_stack.register("worker-fan")
+    state = live_stack.play_daily_round(token)
     with live_stack.client(token) as http:
-        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
-        while state["status"] == "in_progress":
-            turn = state["turn"]
-            state = http.post(
-                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": turn, "roll": 0}
-            ).json()
-            category = max(state["options"], key=state["options"].get)
-            state = http.post(
-                f"/api/v1/rounds/{state['id']}/score/", json={"category": category, "turn": turn}
-            ).json()
 
         def my_line(path):
             return http.get(f"/api/v1/leaderboards/{path}").json()["me"]

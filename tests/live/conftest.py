@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from daily import clock
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -50,6 +51,31 @@ class LiveStack:
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Token {token}"} if token else {}
         return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+    def register(self, username: str) -> str:
+        """A new player's API token."""
+        with self.client() as http:
+            response = http.post(
+                "/api/v1/accounts/register/",
+                json={"username": username, "password": "a-long-enough-passphrase"},
+            )
+        assert response.status_code == 201, response.text
+        return response.json()["token"]
+
+    def play_daily_round(self, token: str) -> dict:
+        """Play today's round to the end over HTTP (one roll a turn, the best box); every
+        answer must be a success. Returns the final state."""
+        with self.client(token) as http:
+            response = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/")
+            state = response.raise_for_status().json()
+            while state["status"] == "in_progress":
+                turn, url = state["turn"], f"/api/v1/rounds/{state['id']}"
+                roll = {"hold": [], "turn": turn, "roll": 0}
+                state = http.post(f"{url}/roll/", json=roll).raise_for_status().json()
+                category = max(state["options"], key=state["options"].get)
+                score = {"category": category, "turn": turn}
+                state = http.post(f"{url}/score/", json=score).raise_for_status().json()
+        return state
 
     def start_worker(self) -> subprocess.Popen:
         worker = subprocess.Popen(

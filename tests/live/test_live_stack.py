@@ -14,30 +14,9 @@ from tests.live.conftest import wait_for
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 
-def register(stack, name):
-    with stack.client() as http:
-        response = http.post(
-            "/api/v1/accounts/register/",
-            json={"username": name, "password": "a-long-enough-passphrase"},
-        )
-    assert response.status_code == 201, response.text
-    return response.json()["token"]
-
-
 def test_a_daily_round_played_over_http_matches_the_engine(live_stack):
-    token = register(live_stack, "live-player")
-    with live_stack.client(token) as http:
-        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
-        assert state["ranked"] and state["seed"] is None
-        while state["status"] == "in_progress":
-            turn = state["turn"]
-            state = http.post(
-                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": turn, "roll": 0}
-            ).json()
-            category = max(state["options"], key=state["options"].get)
-            state = http.post(
-                f"/api/v1/rounds/{state['id']}/score/", json={"category": category, "turn": turn}
-            ).json()
+    state = live_stack.play_daily_round(live_stack.register("live-player"))
+    assert state["ranked"] and state["seed"] is None
     challenge = Challenge.objects.get(date=clock.today())
     replayed = yatzy.Game.replay(yatzy.get_ruleset("maxi"), bytes(challenge.seed), state["actions"])
     assert state["status"] == "completed"
@@ -45,7 +24,7 @@ def test_a_daily_round_played_over_http_matches_the_engine(live_stack):
 
 
 def test_parallel_identical_rolls_over_http_apply_once(live_stack):
-    token = register(live_stack, "racer")
+    token = live_stack.register("racer")
     with live_stack.client(token) as http:
         state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
 
@@ -69,21 +48,7 @@ def test_the_worker_process_runs_the_daily_jobs(live_stack):
 
 def test_rounds_complete_while_the_broker_is_down(live_stack_factory):
     stack = live_stack_factory(CELERY_BROKER_URL="redis://127.0.0.1:9/0")  # nothing listens
-    token = register(stack, "offline-broker")
-    with stack.client(token) as http:
-        state = http.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
-        while state["status"] == "in_progress":
-            turn = state["turn"]
-            response = http.post(
-                f"/api/v1/rounds/{state['id']}/roll/", json={"hold": [], "turn": turn, "roll": 0}
-            )
-            assert response.status_code == 200, response.text
-            category = next(iter(response.json()["options"]))
-            response = http.post(
-                f"/api/v1/rounds/{state['id']}/score/", json={"category": category, "turn": turn}
-            )
-            assert response.status_code == 200, response.text
-            state = response.json()
+    state = stack.play_daily_round(stack.register("offline-broker"))
     stored = Round.objects.get(pk=state["id"])
     assert (stored.status, stored.total) == ("completed", state["total"])
 
