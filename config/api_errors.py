@@ -49,11 +49,6 @@ class ConflictError(ServiceError):
     code = "stale_state"
 
 
-class UnavailableError(ServiceError):
-    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    code = "service_unavailable"
-
-
 def _message_from_details(detail: Any) -> str:
     """First human-readable message in a DRF error detail tree."""
     if isinstance(detail, dict):

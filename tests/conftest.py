@@ -29,11 +29,6 @@ def _daily_settings(settings):
     settings.DAILY_TIME_ZONE = "UTC"
 
 
-@pytest.fixture
-def uses_postgres() -> bool:
-    return settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-
-
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """A test database per pytest process, so two test runs in one checkout (or on one
