@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from config.celery import enqueue_on_commit
 from daily.models import Challenge
 from games.models import Round
 from leaderboards import boards, sql
@@ -185,9 +186,9 @@ def board_day_freeze(*, day: dt.date) -> int:
             # Their best, streak, advent and season lines are stale as well.
             if len(missed) <= CATCH_UP_PER_PLAYER_LIMIT:
                 for player_id in missed:
-                    tasks.board_player_refresh.delay_on_commit(player_id, day.isoformat())
+                    enqueue_on_commit(tasks.board_player_refresh, player_id, day.isoformat())
             else:
-                tasks.boards_reconcile.delay_on_commit()
+                enqueue_on_commit(tasks.boards_reconcile)
         sql.final_ranks_set(key)
     return len(missed)
 
@@ -233,7 +234,7 @@ def season_boards_schedule(*, season: Season) -> None:
     """Enqueue a rebuild of the season's boards once the current transaction commits."""
     from leaderboards import tasks
 
-    tasks.season_boards_rebuild.delay_on_commit(season.pk)
+    enqueue_on_commit(tasks.season_boards_rebuild, season.pk)
 
 
 def season_delete(*, season: Season) -> None:
