@@ -4,6 +4,8 @@ player's own line, and the advent calendar. Ranks come from :mod:`leaderboards.r
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +43,54 @@ class Board:
     frozen: bool = False
 
 
+@dataclass(frozen=True)
+class Cursor:
+    """A position between two entries in board order, carried by ``next`` and
+    ``previous`` links: the page continues after the entry (``forward``) or ends just
+    before it. Reading from a cursor is a keyset range on the board index, so a deep
+    page costs what the first one does, even inside a huge tie."""
+
+    forward: bool
+    value: int
+    achieved_at: dt.datetime
+    player_id: int
+
+    @classmethod
+    def at(cls, row: dict[str, Any], *, forward: bool) -> Cursor:
+        return cls(forward, row["value"], row["achieved_at"], row["player_id"])
+
+    def encode(self) -> str:
+        """An opaque token for a query string.
+
+        >>> t = dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)
+        >>> token = Cursor(True, 250, t, 7).encode()
+        >>> Cursor.decode(token) == Cursor(True, 250, t, 7)
+        True
+        """
+        text = "|".join(
+            [
+                "a" if self.forward else "b",
+                str(self.value),
+                self.achieved_at.isoformat(),
+                str(self.player_id),
+            ]
+        )
+        return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+    @classmethod
+    def decode(cls, token: str) -> Cursor:
+        """The cursor of a token; ``ValueError`` for anything this API did not give out."""
+        try:
+            text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+            direction, value, at, player_id = text.split("|")
+            achieved_at = dt.datetime.fromisoformat(at)
+        except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+            raise ValueError("not a board cursor") from exc
+        if direction not in ("a", "b") or achieved_at.tzinfo is None:
+            raise ValueError("not a board cursor")
+        return cls(direction == "a", int(value), achieved_at, int(player_id))
+
+
 @dataclass
 class BoardView:
     count: int
@@ -49,6 +99,8 @@ class BoardView:
     page: int | None = None
     has_next: bool = False
     has_previous: bool = False
+    after: Cursor | None = None  # continues after the last result
+    before: Cursor | None = None  # ends before the first result
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -104,32 +156,49 @@ def _entries(board: Board) -> QuerySet[BoardEntry]:
     return BoardEntry.objects.filter(board=board.key)
 
 
-def board_page(*, board: Board, player: User, page: int, size: int) -> BoardView:
-    """One page of a board. The histogram locates the page's first value, so a deep page
-    skips whole values instead of scanning every entry above it."""
+def board_page(
+    *, board: Board, player: User, page: int, size: int, cursor: Cursor | None = None
+) -> BoardView:
+    """One page of a board. From a ``cursor`` (the ``next``/``previous`` links) the page
+    is a keyset read next to it. Without one, the histogram locates the page's first
+    value, so a page picked by number skips whole values instead of scanning every entry
+    above it (only within that value's tie group are entries skipped one by one)."""
     histogram = Histogram.of(board.key)
     count = histogram.total
-    offset = (page - 1) * size
-    start = histogram.seek(offset)
-    if start is None and page != 1:
-        raise NotFoundError("Invalid page.", code="invalid_page")
-    rows: list[dict[str, Any]] = []
-    if start is not None:
-        value, skip = start
-        rows = list(
-            _entries(board)
-            .filter(value__lte=value)
-            .order_by(*ENTRY_ORDER)
-            .values(*_FIELDS)[skip : skip + size]
+    if cursor is not None:
+        anchor = {"value": cursor.value, "achieved_at": cursor.achieved_at}
+        rows = _neighbours(
+            board, {**anchor, "player_id": cursor.player_id}, size + 1, above=not cursor.forward
         )
+        more = len(rows) > size
+        rows = rows[:size] if cursor.forward else list(reversed(rows[:size]))
+        has_next = more if cursor.forward else True
+        has_previous = page > 1 and (more or cursor.forward)
+    else:
+        offset = (page - 1) * size
+        start = histogram.seek(offset)
+        if start is None and page != 1:
+            raise NotFoundError("Invalid page.", code="invalid_page")
+        rows = []
+        if start is not None:
+            value, skip = start
+            rows = list(
+                _entries(board)
+                .filter(value__lte=value)
+                .order_by(*ENTRY_ORDER)
+                .values(*_FIELDS)[skip : skip + size]
+            )
+        has_next, has_previous = offset + size < count, page > 1
     today = clock.today()
     return BoardView(
         count=count,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
         me=_me(board=board, player=player, histogram=histogram, today=today),
         page=page,
-        has_next=offset + size < count,
-        has_previous=page > 1,
+        has_next=has_next and bool(rows),
+        has_previous=has_previous,
+        after=Cursor.at(rows[-1], forward=True) if rows else None,
+        before=Cursor.at(rows[0], forward=False) if rows else None,
     )
 
 

@@ -1,5 +1,7 @@
 from rest_framework import serializers
 
+from leaderboards.selectors import Cursor
+
 
 class BoardQuerySerializer(serializers.Serializer):
     """Query parameters every board accepts."""
@@ -9,6 +11,18 @@ class BoardQuerySerializer(serializers.Serializer):
         choices=["me"], required=False, help_text="`me`: the entries around you, not a page."
     )
     season = serializers.SlugField(required=False, help_text="A season's slug.")
+    cursor = serializers.CharField(
+        required=False,
+        help_text="Set by the `next` and `previous` links: where the page starts or ends.",
+    )
+
+    def validate_cursor(self, token: str) -> Cursor:
+        try:
+            return Cursor.decode(token)
+        except ValueError:
+            raise serializers.ValidationError(
+                "Not a cursor from this board's links.", code="invalid"
+            ) from None
 
 
 class BoardEntrySerializer(serializers.Serializer):

@@ -23,7 +23,7 @@ from config.celery import enqueue_on_commit
 from daily.models import Challenge
 from games.models import Round
 from leaderboards import boards, sql
-from leaderboards.boards import Line, Played, SeasonSpan
+from leaderboards.boards import SeasonSpan
 from leaderboards.models import BoardEntry, BoardHistogram, Season
 
 logger = logging.getLogger(__name__)
@@ -35,14 +35,10 @@ CATCH_UP_PER_PLAYER_LIMIT = 1000
 
 def board_record_round(*, round_id: str) -> None:
     """Bring every board a completed ranked round touches up to date for its player."""
-    found = (
-        Round.objects.filter(pk=round_id, ranked=True, challenge__isnull=False)
-        .values_list("player_id", "challenge__date")
-        .first()
-    )
-    if found is not None:
-        player_id, day = found
-        board_player_refresh(player_id=player_id, day=day)
+    target = sql.round_target(round_id)
+    if target is not None:
+        player_id, day, seasons = target
+        _player_refresh(player_id=player_id, day=day, seasons=seasons)
 
 
 def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
@@ -53,74 +49,37 @@ def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
         SeasonSpan(s.id, s.start_date, s.end_date)
         for s in Season.objects.filter(start_date__lte=day, end_date__gte=day)
     ]
+    return _player_refresh(player_id=player_id, day=day, seasons=seasons)
+
+
+def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) -> list[str]:
+    keys = sorted(boards.lines_for_day([], day=day, seasons=seasons))
     with transaction.atomic():
-        sql.lock_for_refresh(player_id, boards.lines_for_day([], day=day, seasons=seasons))
-        played = [
-            Played(day=d, total=total, completed_at=at)
-            for d, total, at in Round.objects.filter(
-                player_id=player_id, ranked=True, status=Round.Status.COMPLETED
-            ).values_list("challenge__date", "total", "completed_at")
-        ]
-        changed = _lines_store(
-            player_id=player_id, lines=boards.lines_for_day(played, day=day, seasons=seasons)
+        sql.lock_for_refresh(player_id, keys)
+        played, existing, day_closed = sql.player_state(player_id, day, keys)
+        lines = boards.lines_for_day(played, day=day, seasons=seasons)
+        changed = sorted(key for key in keys if lines.get(key) != existing.get(key))
+        if not changed:
+            return []
+        deltas: Counter[tuple[str, int]] = Counter()
+        for key in changed:
+            old, new = existing.get(key), lines.get(key)
+            if old is not None:
+                deltas[key, old.value] -= 1
+            if new is not None:
+                deltas[key, new.value] += 1
+        sql.lines_upsert(
+            player_id, {key: line for key in changed if (line := lines.get(key)) is not None}
         )
+        removed = [key for key in changed if lines.get(key) is None]
+        if removed:  # only when rounds were deleted behind the boards' back
+            BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
+        sql.histogram_apply(deltas)
         daily = boards.daily_key(day)
-        if (
-            daily in changed
-            and Challenge.objects.filter(date=day, closed_at__isnull=False).exists()
-        ):
+        if daily in changed and day_closed:
             # A late job for a closed day: the frozen ranks must include this entry.
             sql.final_ranks_set(daily)
     return changed
-
-
-def _same(entry: BoardEntry, line: Line) -> bool:
-    return (
-        entry.value == line.value
-        and entry.achieved_at == line.achieved_at
-        and entry.streak_last_date == line.streak_last_date
-        and entry.streak_last_run == line.streak_last_run
-    )
-
-
-def _lines_store(*, player_id: int, lines: dict[str, Line | None]) -> list[str]:
-    existing = {
-        e.board: e for e in BoardEntry.objects.filter(player_id=player_id, board__in=list(lines))
-    }
-    deltas: Counter[tuple[str, int]] = Counter()
-    upserts: list[BoardEntry] = []
-    removed: list[str] = []
-    for key, line in sorted(lines.items()):
-        old = existing.get(key)
-        if (old is None and line is None) or (old is not None and line and _same(old, line)):
-            continue
-        if old is not None:
-            deltas[key, old.value] -= 1
-        if line is None:
-            removed.append(key)
-            continue
-        deltas[key, line.value] += 1
-        upserts.append(
-            BoardEntry(
-                board=key,
-                player_id=player_id,
-                value=line.value,
-                achieved_at=line.achieved_at,
-                streak_last_date=line.streak_last_date,
-                streak_last_run=line.streak_last_run,
-            )
-        )
-    if upserts:
-        BoardEntry.objects.bulk_create(
-            upserts,
-            update_conflicts=True,
-            unique_fields=["board", "player"],
-            update_fields=["value", "achieved_at", "streak_last_date", "streak_last_run"],
-        )
-    if removed:
-        BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
-    sql.histogram_apply(deltas)
-    return [e.board for e in upserts] + removed
 
 
 def board_rebuild(*, board: str) -> None:

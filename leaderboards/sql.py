@@ -8,17 +8,21 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.db import connection
+from django.db.models import Field
 
 from daily.models import Challenge
 from games.models import Round
-from leaderboards.models import BoardEntry, BoardHistogram
+from leaderboards.boards import Line, Played, SeasonSpan
+from leaderboards.models import BoardEntry, BoardHistogram, Season
 
 ENTRY = BoardEntry._meta.db_table
 HIST = BoardHistogram._meta.db_table
 ROUND = Round._meta.db_table
 CHALLENGE = Challenge._meta.db_table
+SEASON = Season._meta.db_table
 
 _ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak_last_run"
 
@@ -110,7 +114,9 @@ def histogram_rebuild(board: str) -> None:
 def histogram_apply(deltas: dict[tuple[str, int], int]) -> None:
     """Add ``deltas[(board, value)]`` to the histogram in one statement. Rows are touched
     in (board, value) order, so concurrent updates always lock them in the same order
-    and cannot deadlock."""
+    and cannot deadlock. A value nobody holds any more keeps a row with count 0 (every
+    reader skips or sums them) until the board's next rebuild: deleting it would cost
+    this hot path a statement."""
     changes = sorted((key, n) for key, n in deltas.items() if n)
     if not changes:
         return
@@ -121,12 +127,93 @@ def histogram_apply(deltas: dict[tuple[str, int], int]) -> None:
         f"ON CONFLICT (board, value) DO UPDATE SET count = {HIST}.count + excluded.count",
         params,
     )
-    boards = sorted({board for (board, _), n in changes if n < 0})
-    if boards:  # only a decrement can leave a zero row
-        _execute(
-            f"DELETE FROM {HIST} WHERE count = 0 AND board IN ({', '.join(['%s'] * len(boards))})",
-            boards,
+
+
+# The incremental update runs for every completed ranked round, so it reads and writes
+# in raw SQL, a handful of statements in all, instead of building ORM queries.
+
+_DATE = Challenge._meta.get_field("date")
+_ROUND_ID = Round._meta.get_field("id")
+_AT = BoardEntry._meta.get_field("achieved_at")
+_LAST_DATE = BoardEntry._meta.get_field("streak_last_date")
+
+
+def round_target(round_id: str) -> tuple[int, dt.date, list[SeasonSpan]] | None:
+    """The player and date of a ranked daily round and the seasons containing that date,
+    in one statement; ``None`` for any other round."""
+    rows = _fetch(
+        f"SELECT r.player_id, c.date, s.id, s.start_date, s.end_date FROM {ROUND} r "
+        f"JOIN {CHALLENGE} c ON c.id = r.challenge_id "
+        f"LEFT JOIN {SEASON} s ON s.start_date <= c.date AND c.date <= s.end_date "
+        "WHERE r.id = %s AND r.ranked = %s",
+        [_ROUND_ID.get_db_prep_value(round_id, connection), True],
+        (None, _DATE, None, _DATE, _DATE),
+    )
+    if not rows:
+        return None
+    player_id, day = rows[0][:2]
+    return player_id, day, [SeasonSpan(*row[2:]) for row in rows if row[2] is not None]
+
+
+def player_state(
+    player_id: int, day: dt.date, keys: Sequence[str]
+) -> tuple[list[Played], dict[str, Line], bool]:
+    """In one statement: the player's completed ranked rounds, their current lines on
+    the boards ``keys``, and whether ``day`` has closed. Read after the locks are held."""
+    rows = _fetch(
+        "SELECT 'round', NULL, c.date, r.total, r.completed_at, NULL, NULL "
+        f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
+        "WHERE r.player_id = %s AND r.ranked = %s AND r.status = %s "
+        "UNION ALL SELECT 'entry', e.board, NULL, e.value, e.achieved_at,"
+        f" e.streak_last_date, e.streak_last_run FROM {ENTRY} e "
+        f"WHERE e.player_id = %s AND e.board IN ({', '.join(['%s'] * len(keys))}) "
+        "UNION ALL SELECT 'closed', NULL, NULL, NULL, NULL, NULL, NULL "
+        f"FROM {CHALLENGE} c WHERE c.date = %s AND c.closed_at IS NOT NULL",
+        [
+            player_id,
+            True,
+            Round.Status.COMPLETED,
+            player_id,
+            *keys,
+            _DATE.get_db_prep_value(day, connection),
+        ],
+        (None, None, _DATE, None, _AT, _LAST_DATE, None),
+    )
+    played = [
+        Played(day=d, total=v, completed_at=at) for k, _, d, v, at, _, _ in rows if k == "round"
+    ]
+    lines = {
+        board: Line(value=v, achieved_at=at, streak_last_date=last, streak_last_run=run)
+        for k, board, _, v, at, last, run in rows
+        if k == "entry"
+    }
+    return played, lines, any(row[0] == "closed" for row in rows)
+
+
+def lines_upsert(player_id: int, lines: dict[str, Line]) -> None:
+    """Insert or replace the player's entries on the given boards in one statement."""
+    if not lines:
+        return
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(lines))
+    params = [
+        x
+        for board, line in sorted(lines.items())
+        for x in (
+            board,
+            player_id,
+            line.value,
+            _AT.get_db_prep_value(line.achieved_at, connection),
+            _LAST_DATE.get_db_prep_value(line.streak_last_date, connection),
+            line.streak_last_run,
         )
+    ]
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) VALUES {rows} "
+        "ON CONFLICT (board, player_id) DO UPDATE SET value = excluded.value,"
+        " achieved_at = excluded.achieved_at, streak_last_date = excluded.streak_last_date,"
+        " streak_last_run = excluded.streak_last_run",
+        params,
+    )
 
 
 def final_ranks_set(board: str) -> int:
@@ -197,3 +284,26 @@ def _lock_id(key: str) -> int:
 def _execute(sql: str, params: Sequence[object]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+def _fetch(
+    sql: str, params: Sequence[object], fields: Sequence[Field[Any, Any] | None]
+) -> list[tuple[Any, ...]]:
+    """Rows of a raw query, each column converted as its model ``field`` would be
+    (SQLite returns the dates and datetimes of computed columns as text); ``None``
+    leaves a column as the driver returns it."""
+    columns = [
+        (f.cached_col, connection.ops.get_db_converters(f.cached_col)) if f else (None, [])
+        for f in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    converted = []
+    for row in rows:
+        values = list(row)
+        for i, (column, converters) in enumerate(columns):
+            for convert in converters:
+                values[i] = convert(values[i], column, connection)
+        converted.append(tuple(values))
+    return converted

@@ -24,6 +24,9 @@ BOARD_PARAMETERS = [
         "around", str, enum=["me"], description="The entries around you instead of a page."
     ),
     OpenApiParameter("season", str, description="A season's slug: the season's board."),
+    OpenApiParameter(
+        "cursor", str, description="Set by the `next`/`previous` links; keep it as given."
+    ),
 ]
 
 
@@ -36,25 +39,29 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
             player=request.user,
             page=query["page"],
             size=settings.REST_FRAMEWORK["PAGE_SIZE"],
-        )
-    url = request.build_absolute_uri()
-    previous = None
-    if view.has_previous:
-        previous = (
-            remove_query_param(url, "page")
-            if view.page == 2
-            else replace_query_param(url, "page", (view.page or 1) - 1)
+            cursor=query.get("cursor"),
         )
     body: dict[str, Any] = {
         "count": view.count,
-        "next": replace_query_param(url, "page", (view.page or 1) + 1) if view.has_next else None,
-        "previous": previous,
+        "next": _link(request, view.page, view.after, step=1) if view.has_next else None,
+        "previous": _link(request, view.page, view.before, step=-1) if view.has_previous else None,
         "results": view.results,
         "me": view.me,
     }
     if board.kind == boards.DAILY:
         body["frozen"] = board.frozen
     return Response(body)
+
+
+def _link(request: Request, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
+    """The next or previous page: its number, and the cursor that reads it by keyset.
+    Page 1 needs neither."""
+    url = request.build_absolute_uri()
+    target = (page or 1) + step
+    if target == 1 or cursor is None:
+        url = remove_query_param(remove_query_param(url, "cursor"), "page")
+        return url if target == 1 else replace_query_param(url, "page", target)
+    return replace_query_param(replace_query_param(url, "page", target), "cursor", cursor.encode())
 
 
 def _query(request: Request) -> dict[str, Any]:

@@ -98,6 +98,30 @@ def test_pages_follow_the_board_order_with_links_and_bad_pages_are_refused(setti
     assert zero.status_code == 400
 
 
+def test_next_and_previous_links_read_by_cursor_and_agree_with_numbered_pages(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "PAGE_SIZE": 3}
+    players = [make_player(f"p{i:02d}") for i in range(11)]
+    for i, (user, _) in enumerate(players):
+        # One big tie group with equal completion times, so pages split inside it.
+        ranked(user, DAY, 200 if 1 <= i <= 8 else 100 + i, minute=i % 2)
+    client = players[0][1]
+    with travel(noon(DAY, 30)):
+        numbered = [board(client, "best-day/", page=n) for n in range(1, 5)]
+        forward = [board(client, "best-day/")]
+        while forward[-1]["next"]:
+            forward.append(client.get(forward[-1]["next"]).json())
+        backward = [forward[-1]]
+        while backward[-1]["previous"]:
+            backward.append(client.get(backward[-1]["previous"]).json())
+        forged = client.get("/api/v1/leaderboards/best-day/", {"page": 2, "cursor": "x!"})
+    assert "cursor=" in forward[1]["next"] and "cursor=" not in forward[1]["previous"]
+    assert [names(b) for b in forward] == [names(b) for b in numbered]
+    assert [names(b) for b in reversed(backward)] == [names(b) for b in numbered]
+    assert [ranks(b) for b in forward] == [[1, 1, 1], [1, 1, 1], [1, 1, 9], [10, 11]]
+    assert forward[-1]["next"] is None and backward[-1] == forward[0]
+    assert forged.status_code == 400 and forged.json()["code"] == "invalid_input"
+
+
 def _full_order(client, path):
     lines, url = [], f"/api/v1/leaderboards/{path}"
     while url:

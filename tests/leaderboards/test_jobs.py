@@ -1,8 +1,10 @@
 """The board jobs: incremental updates, day-close freezing, reconciliation."""
 
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 
 from daily import services as daily_services
 from daily import tasks as daily_tasks
@@ -136,6 +138,46 @@ def test_reconcile_keeps_closed_days_frozen():
     services.boards_reconcile()
     assert snapshot() == before
     assert BoardEntry.objects.filter(board="daily:2026-11-28", final_rank__isnull=False).exists()
+
+
+def test_parallel_and_repeated_jobs_build_what_a_rebuild_builds():
+    players = [make_player(f"c{i}")[0] for i in range(6)]
+    rounds = [
+        ranked(user, DAY + dt.timedelta(days=n), 150 + 7 * i + 13 * n, minute=n, record=False)
+        for i, user in enumerate(players)
+        for n in range(4)
+        if (i + n) % 3
+    ]
+    jobs = [str(rnd.id) for rnd in rounds] * 2  # every job twice, in no particular order
+
+    def run(round_id: str) -> None:
+        try:
+            services.board_record_round(round_id=round_id)
+        finally:
+            connection.close()  # each thread has its own connection
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(run, reversed(jobs)))
+    incremental = snapshot()
+    assert len(incremental[0]) > 30
+    services.boards_reconcile()
+    assert snapshot() == incremental
+
+
+def test_a_value_nobody_holds_any_more_counts_for_no_rank():
+    (a, client), (b, _), (c, _) = (make_player(n) for n in ("a", "b", "c"))
+    ranked(a, DAY, 200)
+    ranked(c, DAY, 150)
+    ranked(a, DAY + dt.timedelta(days=1), 300)  # a's best moves from 200 to 300
+    ranked(b, DAY + dt.timedelta(days=1), 250)
+    with travel(noon(DAY + dt.timedelta(days=1), 30)):
+        body = board(client, "best-day/")
+    assert [(line["username"], line["rank"]) for line in body["results"]] == [
+        ("a", 1),
+        ("b", 2),
+        ("c", 3),
+    ]
+    assert body["count"] == 3
 
 
 def test_a_repeated_job_changes_nothing():
