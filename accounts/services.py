@@ -52,3 +52,14 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
             setattr(user, field, data[field])
     user.save(update_fields=[f for f in ("display_name", "language", "time_zone") if f in data])
     return user
+
+
+def user_delete(*, user: User) -> None:
+    """Delete a player with everything they played. Their lines leave the boards first,
+    so every other player's rank and every board's count stay right at once, not only
+    after the nightly reconcile."""
+    from leaderboards.services import player_boards_remove  # leaderboards depends on accounts
+
+    with transaction.atomic():
+        player_boards_remove(player_id=user.pk)
+        user.delete()

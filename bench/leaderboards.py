@@ -237,12 +237,21 @@ def main() -> None:
         board = selectors.Board(key, kind)
         count = selectors.board_page(board=board, player=player, page=1, size=50).count
         for label, page in (("first", 1), ("middle", count // 100), ("last", (count + 49) // 50)):
-            samples = []
-            for _ in range(20):
-                started = time.perf_counter()
-                selectors.board_page(board=board, player=player, page=page, size=50)
-                samples.append(time.perf_counter() - started)
-            print(f"page {label} ({page}) of {key}: {_percentiles(samples)}")
+            # By number (a jump) and by the cursor of the page before (a `next` link).
+            before = selectors.board_page(
+                board=board, player=player, page=max(page - 1, 1), size=50
+            )
+            for how, cursor in (("number", None), ("cursor", before.after if page > 1 else None)):
+                if how == "cursor" and cursor is None:
+                    continue
+                samples = []
+                for _ in range(20):
+                    started = time.perf_counter()
+                    selectors.board_page(
+                        board=board, player=player, page=page, size=50, cursor=cursor
+                    )
+                    samples.append(time.perf_counter() - started)
+                print(f"page {label} ({page}) of {key} by {how}: {_percentiles(samples)}")
         samples = []
         for pid in rng.sample(range(low, high + 1), 50):
             started = time.perf_counter()

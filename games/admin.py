@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
 from games.models import Round
+from games.services import round_delete
 
 
 @admin.register(Round)
@@ -33,3 +36,10 @@ class RoundAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def delete_model(self, request: HttpRequest, obj: Round) -> None:
+        round_delete(rnd=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Round]) -> None:
+        for rnd in queryset.select_related("challenge"):
+            round_delete(rnd=rnd)

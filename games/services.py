@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -24,6 +25,7 @@ from daily import clock
 from daily.models import Challenge
 from games import selectors
 from games.models import Round
+from leaderboards.services import board_player_refresh
 from leaderboards.tasks import board_record_round
 
 
@@ -136,3 +138,13 @@ def rounds_expire_unfinished_ranked(*, challenge: Challenge) -> int:
     return Round.objects.filter(
         challenge=challenge, ranked=True, status=Round.Status.IN_PROGRESS
     ).update(status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1)
+
+
+def round_delete(*, rnd: Round) -> None:
+    """Delete a round (an operator removing a bad record). A ranked daily round's player
+    gets their board lines recomputed from the rounds that remain, in the same
+    transaction, so no board shows a round that no longer exists."""
+    with transaction.atomic():
+        rnd.delete()
+        if rnd.ranked and rnd.challenge is not None:
+            board_player_refresh(player_id=rnd.player_id, day=rnd.challenge.date)

@@ -82,6 +82,20 @@ def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) 
     return changed
 
 
+def player_boards_remove(*, player_id: int) -> list[str]:
+    """Take a player's lines off every board (before the player is deleted), keeping the
+    histograms in step. Frozen ranks of closed days stay as they were. Returns the boards."""
+    with transaction.atomic():
+        keys = sorted(
+            BoardEntry.objects.filter(player_id=player_id).values_list("board", flat=True)
+        )
+        sql.lock_for_refresh(player_id, keys)
+        entries = list(BoardEntry.objects.filter(player_id=player_id).values_list("board", "value"))
+        BoardEntry.objects.filter(player_id=player_id).delete()
+        sql.histogram_apply(Counter({(board, value): -1 for board, value in entries}))
+    return sorted(board for board, _ in entries)
+
+
 def board_rebuild(*, board: str) -> None:
     """Rebuild one board from the Round table, in one transaction that holds the board
     exclusively. Unknown or obsolete keys (a deleted season) end up empty."""

@@ -1,4 +1,5 @@
-"""Seasons in the Django admin: validation, boards (re)built on save, the recompute action."""
+"""The boards in the Django admin: seasons (validation, boards (re)built on save, the
+recompute action), and deleting a player, whose lines leave the boards with them."""
 
 import datetime as dt
 
@@ -6,7 +7,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from leaderboards.models import BoardEntry, Season
+from leaderboards import services
+from leaderboards.models import BoardEntry, BoardHistogram, Season
+from leaderboards.selectors import board_rank
 from tests.factories import make_player
 from tests.leaderboards.conftest import ranked
 
@@ -119,3 +122,45 @@ def test_deleting_a_season_deletes_its_boards(admin_client, played):
     response = admin_client.post(f"/admin/leaderboards/season/{season.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert not BoardEntry.objects.filter(board__startswith="season:").exists()
+
+
+def test_deleting_a_player_takes_their_lines_off_the_boards_at_once(admin_client, played):
+    ann, _ = played
+    cat, _ = make_player("cat")
+    ranked(cat, D1 + dt.timedelta(days=2), 150)
+    assert board_rank(board="best", player_id=cat.pk) == (3, 150)
+
+    response = admin_client.post(
+        "/admin/accounts/user/",
+        {"action": "delete_selected", "_selected_action": [ann.pk], "post": "yes"},
+    )
+
+    assert response.status_code == 302
+    assert not User.objects.filter(pk=ann.pk).exists()
+    assert board_rank(board="best", player_id=cat.pk) == (2, 150)
+    assert board_rank(board="daily:2026-11-03", player_id=cat.pk) == (2, 150)
+    histogram = set(
+        BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
+    )
+    services.boards_reconcile()
+    assert set(BoardHistogram.objects.values_list("board", "value", "count")) == histogram
+
+
+def test_deleting_a_ranked_round_in_the_admin_recomputes_its_players_lines(admin_client, played):
+    ann, _ = played
+    best = ann.rounds.get(total=300)
+    response = admin_client.post(f"/admin/games/round/{best.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not BoardEntry.objects.filter(player=ann, board="daily:2026-11-02").exists()
+    assert BoardEntry.objects.get(player=ann, board="best").value == 200
+    assert BoardEntry.objects.get(player=ann, board="streak").value == 1
+    before = sorted(BoardEntry.objects.values_list("board", "player_id", "value", "achieved_at"))
+    histogram = set(
+        BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
+    )
+    services.boards_reconcile()
+    assert (
+        sorted(BoardEntry.objects.values_list("board", "player_id", "value", "achieved_at"))
+        == before
+    )
+    assert set(BoardHistogram.objects.values_list("board", "value", "count")) == histogram
