@@ -84,7 +84,7 @@ class SeasonAdmin(admin.ModelAdmin):
 class BoardEntryAdmin(admin.ModelAdmin):
     """Derived data, read-only: rebuilt from the rounds by the reconcile job."""
 
-    list_display = ("board", "player", "value", "achieved_at", "final_rank")
+    list_display = ("board", "player", "value", "achieved_at")
     search_fields = ("=board", "player__username")
     list_select_related = ("player",)
     show_full_result_count = False

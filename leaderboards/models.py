@@ -59,9 +59,6 @@ class BoardEntry(models.Model):
     streak_last_run = models.IntegerField(
         null=True, blank=True, help_text="Streak boards: the length of the latest run."
     )
-    final_rank = models.IntegerField(
-        null=True, blank=True, help_text="Daily boards: the rank frozen when the day closed."
-    )
 
     class Meta:
         constraints = [

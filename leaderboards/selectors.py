@@ -30,7 +30,6 @@ _FIELDS = (
     "achieved_at",
     "streak_last_date",
     "streak_last_run",
-    "final_rank",
 )
 
 
@@ -86,9 +85,16 @@ class Cursor:
             achieved_at = dt.datetime.fromisoformat(at)
         except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
             raise ValueError("not a board cursor") from exc
-        if direction not in ("a", "b") or achieved_at.tzinfo is None:
+        cursor = cls(direction == "a", int(value), achieved_at, int(player_id))
+        # Bounds of the columns, so a forged token cannot reach the database as an error.
+        if (
+            direction not in ("a", "b")
+            or achieved_at.tzinfo is None
+            or not -(2**31) <= cursor.value < 2**31
+            or not 0 < cursor.player_id < 2**63
+        ):
             raise ValueError("not a board cursor")
-        return cls(direction == "a", int(value), achieved_at, int(player_id))
+        return cursor
 
 
 @dataclass
@@ -139,7 +145,7 @@ def board_advent(*, year: int, season_slug: str | None = None) -> Board:
 
 def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[str, Any]:
     line = {
-        "rank": row["final_rank"] if row["final_rank"] is not None else rank,
+        "rank": rank,
         "username": row["player__username"],
         "display_name": row["player__display_name"] or row["player__username"],
         "value": row["value"],
@@ -264,16 +270,12 @@ def _me(
 
 def board_rank(*, board: str, player_id: int) -> tuple[int, int] | None:
     """``(rank, value)`` of a player on a board in one query, or ``None``."""
-    row = (
+    return (
         BoardEntry.objects.filter(board=board, player_id=player_id)
         .annotate(rank=rank_expression())
-        .values_list("rank", "value", "final_rank")
+        .values_list("rank", "value")
         .first()
     )
-    if row is None:
-        return None
-    rank, value, final_rank = row
-    return (final_rank if final_rank is not None else rank), value
 
 
 def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
@@ -297,10 +299,10 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
     }
     keys = [boards.daily_key(first + dt.timedelta(days=n)) for n in range(24)]
     ranks = {
-        key: (final_rank if final_rank is not None else rank)
-        for key, rank, final_rank in BoardEntry.objects.filter(player=player, board__in=keys)
+        key: rank
+        for key, rank in BoardEntry.objects.filter(player=player, board__in=keys)
         .annotate(rank=rank_expression())
-        .values_list("board", "rank", "final_rank")
+        .values_list("board", "rank")
     }
     existing = set(
         Challenge.objects.filter(date__gte=first, date__lt=today).values_list("date", flat=True)

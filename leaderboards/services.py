@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from config.celery import enqueue_on_commit
-from daily.models import Challenge
 from games.models import Round
 from leaderboards import boards, sql
 from leaderboards.boards import SeasonSpan
@@ -56,7 +55,7 @@ def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) 
     keys = sorted(boards.lines_for_day([], day=day, seasons=seasons))
     with transaction.atomic():
         sql.lock_for_refresh(player_id, keys)
-        played, existing, day_closed = sql.player_state(player_id, day, keys)
+        played, existing = sql.player_state(player_id, keys)
         lines = boards.lines_for_day(played, day=day, seasons=seasons)
         changed = sorted(key for key in keys if lines.get(key) != existing.get(key))
         if not changed:
@@ -75,10 +74,6 @@ def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) 
         if removed:  # only when rounds were deleted behind the boards' back
             BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
         sql.histogram_apply(deltas)
-        daily = boards.daily_key(day)
-        if daily in changed and day_closed:
-            # A late job for a closed day: the frozen ranks must include this entry.
-            sql.final_ranks_set(daily)
     return changed
 
 
@@ -108,12 +103,8 @@ def _rebuild_locked(board: str) -> None:
     BoardEntry.objects.filter(board=board).delete()
     _pause_for_tests()
     kind, _, rest = board.partition(":")
-    closed_day: dt.date | None = None
     if kind == boards.DAILY:
-        day = dt.date.fromisoformat(rest)
-        sql.insert_daily(board, day)
-        if Challenge.objects.filter(date=day, closed_at__isnull=False).exists():
-            closed_day = day
+        sql.insert_daily(board, dt.date.fromisoformat(rest))
     elif board == boards.BEST:
         sql.insert_best(board, None)
     elif board == boards.STREAK:
@@ -130,8 +121,6 @@ def _rebuild_locked(board: str) -> None:
             elif season_kind == boards.STREAK:
                 sql.insert_streak(board, span)
     sql.histogram_rebuild(board)
-    if closed_day is not None:
-        sql.final_ranks_set(board)
 
 
 def _pause_for_tests() -> None:
@@ -143,10 +132,11 @@ def _pause_for_tests() -> None:
 
 
 def board_day_freeze(*, day: dt.date) -> int:
-    """Freeze a day's board at day close: catch up on any update that never ran, then
-    store every entry's final rank. Must run in the day-close transaction (it holds the
-    board until that commits); running it again changes nothing. Returns how many
-    players had to be caught up."""
+    """Freeze a day's board at day close: make it hold exactly the day's ranked rounds,
+    catching up on any update that never ran. Once the day is closed no round of it can
+    change, so neither can its board, and the ranks read from its histogram are final.
+    Must run in the day-close transaction (it holds the board until that commits);
+    running it again changes nothing. Returns how many players had to be caught up."""
     from leaderboards import tasks  # tasks call services; import here to avoid a cycle
 
     key = boards.daily_key(day)
@@ -162,7 +152,6 @@ def board_day_freeze(*, day: dt.date) -> int:
                     enqueue_on_commit(tasks.board_player_refresh, player_id, day.isoformat())
             else:
                 enqueue_on_commit(tasks.boards_reconcile)
-        sql.final_ranks_set(key)
     return len(missed)
 
 

@@ -155,28 +155,17 @@ def round_target(round_id: str) -> tuple[int, dt.date, list[SeasonSpan]] | None:
     return player_id, day, [SeasonSpan(*row[2:]) for row in rows if row[2] is not None]
 
 
-def player_state(
-    player_id: int, day: dt.date, keys: Sequence[str]
-) -> tuple[list[Played], dict[str, Line], bool]:
-    """In one statement: the player's completed ranked rounds, their current lines on
-    the boards ``keys``, and whether ``day`` has closed. Read after the locks are held."""
+def player_state(player_id: int, keys: Sequence[str]) -> tuple[list[Played], dict[str, Line]]:
+    """In one statement: the player's completed ranked rounds and their current lines on
+    the boards ``keys``. Read after the locks are held."""
     rows = _fetch(
         "SELECT 'round', NULL, c.date, r.total, r.completed_at, NULL, NULL "
         f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
         "WHERE r.player_id = %s AND r.ranked = %s AND r.status = %s "
         "UNION ALL SELECT 'entry', e.board, NULL, e.value, e.achieved_at,"
         f" e.streak_last_date, e.streak_last_run FROM {ENTRY} e "
-        f"WHERE e.player_id = %s AND e.board IN ({', '.join(['%s'] * len(keys))}) "
-        "UNION ALL SELECT 'closed', NULL, NULL, NULL, NULL, NULL, NULL "
-        f"FROM {CHALLENGE} c WHERE c.date = %s AND c.closed_at IS NOT NULL",
-        [
-            player_id,
-            True,
-            Round.Status.COMPLETED,
-            player_id,
-            *keys,
-            _DATE.get_db_prep_value(day, connection),
-        ],
+        f"WHERE e.player_id = %s AND e.board IN ({', '.join(['%s'] * len(keys))})",
+        [player_id, True, Round.Status.COMPLETED, player_id, *keys],
         (None, None, _DATE, None, _AT, _LAST_DATE, None),
     )
     played = [
@@ -187,7 +176,7 @@ def player_state(
         for k, board, _, v, at, last, run in rows
         if k == "entry"
     }
-    return played, lines, any(row[0] == "closed" for row in rows)
+    return played, lines
 
 
 def lines_upsert(player_id: int, lines: dict[str, Line]) -> None:
@@ -214,21 +203,6 @@ def lines_upsert(player_id: int, lines: dict[str, Line]) -> None:
         " streak_last_run = excluded.streak_last_run",
         params,
     )
-
-
-def final_ranks_set(board: str) -> int:
-    """Store every entry's current rank as its final rank; touches only rows that change."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {ENTRY} AS e SET final_rank = r.rank FROM ("
-            "  SELECT value, 1 + COALESCE(SUM(count) OVER (ORDER BY value DESC"
-            "    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS rank"
-            f"  FROM {HIST} WHERE board = %s"
-            ") r WHERE e.board = %s AND e.value = r.value"
-            " AND (e.final_rank IS NULL OR e.final_rank <> r.rank)",
-            [board, board],
-        )
-        return cursor.rowcount
 
 
 def daily_mismatched_players(board: str, day: dt.date) -> list[int]:

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 
 from leaderboards.models import Season
+from leaderboards.selectors import Cursor
 from leaderboards.views import AROUND_SIZE
 from tests.factories import make_player
 from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
@@ -113,13 +114,16 @@ def test_next_and_previous_links_read_by_cursor_and_agree_with_numbered_pages(se
         backward = [forward[-1]]
         while backward[-1]["previous"]:
             backward.append(client.get(backward[-1]["previous"]).json())
-        forged = client.get("/api/v1/leaderboards/best-day/", {"page": 2, "cursor": "x!"})
+        forged = [
+            client.get("/api/v1/leaderboards/best-day/", {"page": 2, "cursor": token})
+            for token in ("x!", Cursor(True, 10**12, dt.datetime.now(dt.UTC), 1).encode())
+        ]
     assert "cursor=" in forward[1]["next"] and "cursor=" not in forward[1]["previous"]
     assert [names(b) for b in forward] == [names(b) for b in numbered]
     assert [names(b) for b in reversed(backward)] == [names(b) for b in numbered]
     assert [ranks(b) for b in forward] == [[1, 1, 1], [1, 1, 1], [1, 1, 9], [10, 11]]
     assert forward[-1]["next"] is None and backward[-1] == forward[0]
-    assert forged.status_code == 400 and forged.json()["code"] == "invalid_input"
+    assert [(r.status_code, r.json()["code"]) for r in forged] == [(400, "invalid_input")] * 2
 
 
 def _full_order(client, path):

@@ -8,7 +8,7 @@ from django.db import connection
 
 from daily import services as daily_services
 from daily import tasks as daily_tasks
-from leaderboards import services, tasks
+from leaderboards import selectors, services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, Season
 from tests.factories import make_player
 from tests.leaderboards.conftest import board, noon, ranked, travel
@@ -27,7 +27,6 @@ def snapshot() -> tuple[list, list]:
             "achieved_at",
             "streak_last_date",
             "streak_last_run",
-            "final_rank",
         )
     )
     histogram = sorted(
@@ -41,27 +40,25 @@ def close(day: dt.date) -> list[str]:
         return daily_tasks.days_close_due.delay().get()
 
 
-def test_day_close_freezes_final_ranks_once():
+def daily_ranks(day: dt.date) -> dict[str, int]:
+    return {
+        entry.player.username: selectors.board_rank(board=entry.board, player_id=entry.player_id)[0]
+        for entry in BoardEntry.objects.filter(board=f"daily:{day}").select_related("player")
+    }
+
+
+def test_day_close_freezes_the_board_once():
     players = [make_player(f"p{i}")[0] for i in range(4)]
     for user, score in zip(players, [300, 250, 250, 200], strict=True):
         ranked(user, DAY, score)
     assert close(DAY) == [DAY.isoformat()]
     frozen = snapshot()
-    finals = dict(
-        BoardEntry.objects.filter(board=f"daily:{DAY}").values_list(
-            "player__username", "final_rank"
-        )
-    )
-    assert finals == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
+    assert daily_ranks(DAY) == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
     assert close(DAY) == []
     assert daily_services.day_close(day=DAY) is False
+    for user in players:  # every job of the day again: the closed board stays as it is
+        services.board_player_refresh(player_id=user.pk, day=DAY)
     assert snapshot() == frozen
-    # Non-daily boards never carry final ranks.
-    assert (
-        not BoardEntry.objects.exclude(board__startswith="daily:")
-        .filter(final_rank__isnull=False)
-        .exists()
-    )
 
 
 def test_the_api_shows_a_closed_days_board_as_frozen():
@@ -73,7 +70,7 @@ def test_the_api_shows_a_closed_days_board_as_frozen():
     assert body["frozen"] is True and body["me"]["rank"] == 1
 
 
-def test_a_late_job_for_a_closed_day_updates_the_frozen_ranks():
+def test_a_late_job_for_a_closed_day_still_lands_on_its_board():
     first, _ = make_player("first")
     late, _ = make_player("late")
     ranked(first, DAY, 200)
@@ -82,10 +79,9 @@ def test_a_late_job_for_a_closed_day_updates_the_frozen_ranks():
         # Day close sees nothing missing if the catch-up is disabled…
         patch.setattr("leaderboards.sql.daily_mismatched_players", lambda *a: [])
         close(DAY)
-    daily = BoardEntry.objects.filter(board=f"daily:{DAY}")
-    assert dict(daily.values_list("player__username", "final_rank")) == {"first": 1}
+    assert daily_ranks(DAY) == {"first": 1}
     tasks.board_record_round.delay(str(rnd.id))  # …and the late job arrives afterwards.
-    assert dict(daily.values_list("player__username", "final_rank")) == {"late": 1, "first": 2}
+    assert daily_ranks(DAY) == {"late": 1, "first": 2}
 
 
 def test_day_close_catches_up_on_board_jobs_that_never_ran():
@@ -137,7 +133,7 @@ def test_reconcile_keeps_closed_days_frozen():
     before = snapshot()
     services.boards_reconcile()
     assert snapshot() == before
-    assert BoardEntry.objects.filter(board="daily:2026-11-28", final_rank__isnull=False).exists()
+    assert BoardEntry.objects.filter(board="daily:2026-11-28").exists()
 
 
 def test_parallel_and_repeated_jobs_build_what_a_rebuild_builds():
