@@ -71,7 +71,7 @@ def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) 
             player_id, {key: line for key in changed if (line := lines.get(key)) is not None}
         )
         removed = [key for key in changed if lines.get(key) is None]
-        if removed:  # only when rounds were deleted behind the boards' back
+        if removed:  # only after a round was deleted (games.services.round_delete)
             BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
         sql.histogram_apply(deltas)
     return changed
@@ -79,7 +79,7 @@ def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) 
 
 def player_boards_remove(*, player_id: int) -> list[str]:
     """Take a player's lines off every board (before the player is deleted), keeping the
-    histograms in step. Frozen ranks of closed days stay as they were. Returns the boards."""
+    histograms in step. Returns the boards."""
     with transaction.atomic():
         keys = sorted(
             BoardEntry.objects.filter(player_id=player_id).values_list("board", flat=True)
@@ -175,6 +175,7 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
     """Rebuild every derived board from the Round table and drop boards nothing calls
     for any more. Each board is rebuilt in its own transaction, so a crash part-way
     leaves every board either old-and-consistent or rebuilt, and a rerun finishes."""
+    full = keys is None
     if keys is None:
         stale = set(BoardHistogram.objects.order_by().values_list("board", flat=True).distinct())
         keys = boards_expected() | stale
@@ -182,6 +183,8 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
     for key in sorted(keys):
         board_rebuild(board=key)
         done.append(key)
+    if full:
+        sql.tables_vacuum()
     return done
 
 
