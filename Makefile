@@ -23,7 +23,7 @@ run: install
 	@echo "  Admin:                 http://127.0.0.1:$(PORT)/admin/"
 	@echo "  Create an admin:       $(PY) manage.py createsuperuser"
 	@echo
-	@trap 'kill 0' EXIT INT TERM; \
+	@trap 'trap - EXIT INT TERM; kill 0' EXIT INT TERM; \
 	$(VENV)/bin/celery -A config worker --beat --pool=solo --loglevel=INFO & \
 	$(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
 

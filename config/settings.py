@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "health_check",  # its HTML page, for a browser or a plain curl
     "accounts",
     "daily",
     "games",

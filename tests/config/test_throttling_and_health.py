@@ -53,6 +53,19 @@ def test_health_is_503_when_the_cache_is_down(settings):
     assert APIClient().get("/health/", HTTP_ACCEPT="application/json").status_code == 503
 
 
+def test_health_answers_a_browser_or_plain_curl_with_its_page():
+    # Without a JSON Accept header the answer is the HTML page, with the same status as
+    # the JSON one (200 here, or 503 where no Celery worker answers the ping); it was a
+    # 500 before the health_check app was installed.
+    expected = APIClient().get("/health/", HTTP_ACCEPT="application/json").status_code
+    assert expected in (200, 503)
+    for accept in ("*/*", "text/html"):
+        response = APIClient().get("/health/", HTTP_ACCEPT=accept)
+        assert response.status_code == expected, response.content[:200]
+        assert response["Content-Type"].startswith("text/html")
+        assert b"Database" in response.content
+
+
 def test_responses_carry_a_request_id_and_keep_a_sane_incoming_one():
     client = APIClient()
     made_up = client.get("/api/v1/accounts/me/")
