@@ -2,7 +2,7 @@
 functions that turn a player's ranked rounds into board values.
 
 The incremental update (one player at a time) uses these functions directly; the full
-rebuild does the same in set-based SQL (``leaderboards.rebuild``), and the tests check
+rebuild does the same in set-based SQL (:mod:`leaderboards.sql`), and the tests check
 that both agree.
 """
 

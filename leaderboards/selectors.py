@@ -172,10 +172,12 @@ def board_page(
     histogram = Histogram.of(board.key)
     count = histogram.total
     if cursor is not None:
-        anchor = {"value": cursor.value, "achieved_at": cursor.achieved_at}
-        rows = _neighbours(
-            board, {**anchor, "player_id": cursor.player_id}, size + 1, above=not cursor.forward
-        )
+        anchor = {
+            "value": cursor.value,
+            "achieved_at": cursor.achieved_at,
+            "player_id": cursor.player_id,
+        }
+        rows = _neighbours(board, anchor, size + 1, above=not cursor.forward)
         more = len(rows) > size
         rows = rows[:size] if cursor.forward else list(reversed(rows[:size]))
         has_next = more if cursor.forward else True

@@ -1,6 +1,7 @@
-"""Set-based statements for rebuilding a board from the Round table, on PostgreSQL and
-SQLite. They compute what :mod:`leaderboards.boards` computes per player, for every
-player at once; the tests check that the two agree.
+"""The boards' SQL, on PostgreSQL and SQLite: set-based statements that rebuild a board
+from the Round table (computing what :mod:`leaderboards.boards` computes per player, for
+every player at once; the tests check that the two agree), the few raw statements of
+the incremental update, histogram upkeep, and the advisory locks.
 """
 
 from __future__ import annotations
