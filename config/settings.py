@@ -160,6 +160,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "daily.tasks.days_close_due",
         "schedule": timedelta(minutes=1),
     },
+    # Board updates still owed for rounds completed over 30 s ago: their jobs were lost
+    # (the broker was down when they were sent). Cheap: reads a table of pending rows.
+    "leaderboards-catch-up": {
+        "task": "leaderboards.tasks.boards_catch_up",
+        "schedule": timedelta(seconds=30),
+    },
     # Rebuild every derived board from the Round table (the source of truth): repairs
     # anything a lost job or a Redis outage left behind. Off-peak, daily.
     "leaderboards-reconcile": {

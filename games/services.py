@@ -10,6 +10,7 @@ the current state, so no action is ever applied twice and no request waits on a 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 from uuid import UUID
 
@@ -25,7 +26,7 @@ from daily import clock
 from daily.models import Challenge
 from games import selectors
 from games.models import Round
-from leaderboards.services import board_player_refresh
+from leaderboards.services import board_player_refresh, board_update_pending
 from leaderboards.tasks import board_record_round
 
 
@@ -80,23 +81,28 @@ def _round_act(
     now = timezone.now()
     if game.is_over:
         rnd.status, rnd.total, rnd.completed_at = Round.Status.COMPLETED, game.total, now
-    stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
-        actions=game.actions,
-        snapshot=game.snapshot(),
-        status=rnd.status,
-        total=rnd.total,
-        completed_at=rnd.completed_at,
-        updated_at=now,
-        version=rnd.version + 1,
-    )
+    owes_boards = game.is_over and rnd.ranked
+    # Completing a ranked round also records the board update it owes, atomically, so
+    # that a job lost by the broker is still run (leaderboards.services.boards_catch_up).
+    with transaction.atomic() if owes_boards else nullcontext():
+        stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
+            actions=game.actions,
+            snapshot=game.snapshot(),
+            status=rnd.status,
+            total=rnd.total,
+            completed_at=rnd.completed_at,
+            updated_at=now,
+            version=rnd.version + 1,
+        )
+        if stored and owes_boards:
+            board_update_pending(round_id=rnd.pk)
+            enqueue_on_commit(board_record_round, str(rnd.id))
     if not stored:
         # Another request on this round stored its action between our read and write.
         current = selectors.round_get_for_player(round_id=round_id, player=player)
         raise _stale(current, selectors.round_game(current))
     rnd.version += 1
     rnd.updated_at = now
-    if game.is_over and rnd.ranked:
-        enqueue_on_commit(board_record_round, str(rnd.id))
     return rnd, game
 
 

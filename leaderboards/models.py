@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 
 class Season(models.Model):
@@ -89,3 +90,16 @@ class BoardHistogram(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board}: {self.count} at {self.value}"
+
+
+class PendingBoardUpdate(models.Model):
+    """A completed ranked round whose board update has not run yet: written in the
+    transaction that completes the round, deleted once the update has committed. The
+    job sent on commit normally takes it within milliseconds; if the broker lost that
+    job (an outage while it was being sent), ``boards_catch_up`` runs it instead."""
+
+    round = models.OneToOneField("games.Round", primary_key=True, on_delete=models.CASCADE)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"boards pending for round {self.round_id}"

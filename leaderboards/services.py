@@ -16,20 +16,30 @@ import os
 import time
 from collections import Counter
 from collections.abc import Iterable
+from uuid import UUID
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.celery import enqueue_on_commit
 from games.models import Round
 from leaderboards import boards, sql
 from leaderboards.boards import SeasonSpan
-from leaderboards.models import BoardEntry, BoardHistogram, Season
+from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 
 logger = logging.getLogger(__name__)
 
 # Above this many lost updates at day close, one full reconcile is cheaper than a job
 # per player.
 CATCH_UP_PER_PLAYER_LIMIT = 1000
+# A board update still owed this long after its round completed had its job lost.
+CATCH_UP_AFTER = dt.timedelta(seconds=30)
+
+
+def board_update_pending(*, round_id: UUID) -> None:
+    """Record, in the transaction that completes a ranked round, that its board update
+    is owed; the update clears it (see :class:`PendingBoardUpdate`)."""
+    PendingBoardUpdate.objects.create(round_id=round_id)
 
 
 def board_record_round(*, round_id: str) -> None:
@@ -38,6 +48,26 @@ def board_record_round(*, round_id: str) -> None:
     if target is not None:
         player_id, day, seasons = target
         _player_refresh(player_id=player_id, day=day, seasons=seasons)
+    # After the update has committed: a crash in between leaves the row, and the
+    # catch-up runs the (idempotent) update again.
+    sql.pending_clear(round_id)
+
+
+def boards_catch_up(*, older_than: dt.timedelta = CATCH_UP_AFTER, limit: int = 1000) -> int:
+    """Run the board updates still owed for rounds completed more than ``older_than``
+    ago: their jobs were lost (the broker was down when they were sent, or lost them).
+    At most ``limit`` per call, oldest first; returns how many ran."""
+    due = (
+        PendingBoardUpdate.objects.filter(created_at__lt=timezone.now() - older_than)
+        .order_by("created_at")
+        .values_list("round_id", flat=True)[:limit]
+    )
+    round_ids = [str(round_id) for round_id in due]
+    for round_id in round_ids:
+        board_record_round(round_id=round_id)
+    if round_ids:
+        logger.warning("caught up on %d board updates whose jobs were lost", len(round_ids))
+    return len(round_ids)
 
 
 def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:

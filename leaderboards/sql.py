@@ -17,13 +17,14 @@ from django.db.models import Field
 from daily.models import Challenge
 from games.models import Round
 from leaderboards.boards import Line, Played, SeasonSpan
-from leaderboards.models import BoardEntry, BoardHistogram, Season
+from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 
 ENTRY = BoardEntry._meta.db_table
 HIST = BoardHistogram._meta.db_table
 ROUND = Round._meta.db_table
 CHALLENGE = Challenge._meta.db_table
 SEASON = Season._meta.db_table
+PENDING = PendingBoardUpdate._meta.db_table
 
 _ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak_last_run"
 
@@ -220,6 +221,14 @@ def daily_mismatched_players(board: str, day: dt.date) -> list[int]:
             [*params, board, board, *params],
         )
         return [row[0] for row in cursor.fetchall()]
+
+
+def pending_clear(round_id: str) -> None:
+    """The round's board update has run (one raw statement: this is the hot path)."""
+    _execute(
+        f"DELETE FROM {PENDING} WHERE round_id = %s",
+        [_ROUND_ID.get_db_prep_value(round_id, connection)],
+    )
 
 
 def tables_vacuum() -> None:

@@ -20,6 +20,12 @@ def board_player_refresh(player_id: int, day: str) -> list[str]:
 
 
 @shared_task
+def boards_catch_up() -> int:
+    """Periodic (beat): board updates whose jobs were lost, e.g. in a broker outage."""
+    return services.boards_catch_up()
+
+
+@shared_task
 def boards_reconcile() -> int:
     """Periodic (beat): rebuild every derived board from PostgreSQL."""
     return len(services.boards_reconcile())

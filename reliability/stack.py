@@ -199,7 +199,8 @@ class Redis:
 
 @dataclass
 class Stack:
-    """PostgreSQL, Redis, gunicorn and one Celery worker, all private to one run."""
+    """PostgreSQL, Redis, gunicorn, one Celery worker and the beat, all private to one
+    run."""
 
     base: Path
     postgres: Postgres
@@ -208,6 +209,7 @@ class Stack:
     env: dict[str, str] = field(default_factory=dict)
     web: subprocess.Popen | None = None
     worker: subprocess.Popen | None = None
+    beat: subprocess.Popen | None = None
     keep: bool = False
 
     @property
@@ -264,6 +266,7 @@ class Stack:
         )
         self.start_web()
         self.start_worker()
+        self.start_beat()
 
     def start_web(self) -> None:
         self.web = subprocess.Popen(
@@ -314,6 +317,24 @@ class Stack:
             start_new_session=True,
         )
 
+    def start_beat(self) -> None:
+        """The deploy's beat (its periodic jobs, e.g. the board catch-up)."""
+        self.beat = subprocess.Popen(
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=WARNING",
+                f"--schedule={self.base / 'celerybeat-schedule'}",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log("beat"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
     def kill_worker(self) -> None:
         if self.worker is not None and self.worker.poll() is None:
             with contextlib.suppress(ProcessLookupError):
@@ -322,7 +343,7 @@ class Stack:
 
     def stop(self) -> None:
         """Stop everything, each part even if another one fails to stop."""
-        for process in (self.web, self.worker):
+        for process in (self.web, self.worker, self.beat):
             if process is not None and process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGTERM)

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from leaderboards.models import Season
+from leaderboards.models import PendingBoardUpdate, Season
 from leaderboards.selectors import Cursor
 from leaderboards.views import AROUND_SIZE
 from tests.factories import make_player
@@ -219,6 +219,7 @@ def test_a_round_played_through_the_api_is_on_the_boards_when_it_completes():
     assert daily["me"]["value"] == best["me"]["value"] == final["total"]
     assert daily["me"]["rank"] == 1
     assert streak["me"]["value"] == streak["me"]["current"] == 1
+    assert not PendingBoardUpdate.objects.exists()  # the job ran and cleared what it owed
 
 
 def time_machine_ticking(moment):

@@ -4,13 +4,15 @@ import datetime as dt
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import time_machine
 from django.db import connection
+from kombu.exceptions import OperationalError as KombuOperationalError
 
 from daily import services as daily_services
 from daily import tasks as daily_tasks
 from leaderboards import selectors, services, tasks
-from leaderboards.models import BoardEntry, BoardHistogram, Season
-from tests.factories import make_player
+from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
+from tests.factories import make_player, play_round
 from tests.leaderboards.conftest import board, noon, ranked, travel
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,6 +176,31 @@ def test_a_value_nobody_holds_any_more_counts_for_no_rank():
         ("c", 3),
     ]
     assert body["count"] == 3
+
+
+def test_a_board_job_the_broker_lost_is_run_by_the_catch_up():
+    # The broker is down at the moment a ranked round completes: the round is stored,
+    # its job cannot be sent, and the periodic catch-up runs the update it owes.
+    _, client = make_player("unlucky")
+    with travel(noon(DAY)):
+        state = client.post(f"/api/v1/daily/{DAY}/rounds/").json()
+
+    def broker_down(*args: object) -> None:
+        raise KombuOperationalError("Error 111 connecting to redis: Connection refused.")
+
+    with time_machine.travel(noon(DAY, 1), tick=True):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(tasks.board_record_round, "delay", broker_down)
+            final = play_round(client, state["id"])
+        assert final["status"] == "completed"
+        assert not BoardEntry.objects.exists()
+        assert tasks.boards_catch_up.delay().get() == 0  # too soon: the job may yet come
+    with travel(noon(DAY, 2)):
+        assert tasks.boards_catch_up.delay().get() == 1
+        assert tasks.boards_catch_up.delay().get() == 0
+        body = board(client, "best-day/")
+    assert body["me"]["value"] == final["total"]
+    assert not PendingBoardUpdate.objects.exists()
 
 
 def test_a_repeated_job_changes_nothing():
