@@ -299,38 +299,26 @@ class Stack:
     def start_worker(self) -> None:
         """The deploy's worker command (prefork, two children), in its own process group
         so a kill takes the whole worker like a killed container."""
-        self.worker = subprocess.Popen(
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--concurrency=2",
-                "--loglevel=WARNING",
-                "-n",
-                f"reliability-{self.web_port}@%h",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log("worker"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+        self.worker = self._celery(
+            "worker",
+            "--concurrency=2",
+            "--loglevel=WARNING",
+            "-n",
+            f"reliability-{self.web_port}@%h",
         )
 
     def start_beat(self) -> None:
         """The deploy's beat (its periodic jobs, e.g. the board catch-up)."""
-        self.beat = subprocess.Popen(
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "beat",
-                "--loglevel=WARNING",
-                f"--schedule={self.base / 'celerybeat-schedule'}",
-            ],
+        self.beat = self._celery(
+            "beat", "--loglevel=WARNING", f"--schedule={self.base / 'celerybeat-schedule'}"
+        )
+
+    def _celery(self, command: str, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            [str(BIN / "celery"), "-A", "config", command, *args],
             cwd=ROOT,
             env=self.env,
-            stdout=self.log("beat"),
+            stdout=self.log(command),
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
