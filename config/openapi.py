@@ -1,4 +1,5 @@
-"""Shared OpenAPI pieces: the error body every endpoint may answer with."""
+"""Shared OpenAPI pieces: the error body every endpoint may answer with, and the
+answers the web server gives before a request reaches the API."""
 
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
@@ -21,3 +22,21 @@ ERROR_RESPONSES = {
     404: OpenApiResponse(ErrorSerializer, description="Not found (or not yours)."),
     409: OpenApiResponse(ErrorSerializer, description="Stale state or conflict."),
 }
+
+
+URI_TOO_LONG = {
+    "description": (
+        "The request line (method, path and query) is longer than the web server accepts "
+        "(gunicorn: 4094 bytes). Refused before the API, with the server's own body."
+    )
+}
+
+
+def document_server_limits(result: dict, generator, request, public) -> dict:  # type: ignore[no-untyped-def]
+    """drf-spectacular postprocessing hook: every operation may get a 414 from the web
+    server in front of the API; a client generated from the schema should expect it."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"].setdefault("414", URI_TOO_LONG)
+    return result

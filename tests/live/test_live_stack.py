@@ -9,6 +9,7 @@ import yatzy
 from daily import clock, tasks
 from daily.models import Challenge
 from games.models import Round
+from leaderboards.models import PendingBoardUpdate
 from tests.live.conftest import wait_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
@@ -51,6 +52,17 @@ def test_rounds_complete_while_the_broker_is_down(live_stack_factory):
     state = stack.play_daily_round(stack.register("offline-broker"))
     stored = Round.objects.get(pk=state["id"])
     assert (stored.status, stored.total) == ("completed", state["total"])
+    # Its board job could not be sent; the update it owes is on record for the catch-up.
+    assert PendingBoardUpdate.objects.filter(round_id=stored.pk).exists()
+
+
+def test_a_request_line_too_long_is_414_as_the_schema_says(live_stack):
+    with live_stack.client() as http:
+        schema = http.get("/api/schema/", headers={"Accept": "application/json"}).json()
+        response = http.get("/api/v1/leaderboards/best-day/", params={"cursor": "x" * 5000})
+    assert response.status_code == 414
+    operation = schema["paths"]["/api/v1/leaderboards/best-day/"]["get"]
+    assert "414" in operation["responses"]
 
 
 def test_health_is_200_with_database_cache_and_worker(live_stack):
