@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import QuerySet
@@ -17,7 +19,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("username", "display_name", "language", "date_joined", "is_staff")
     search_fields = ("username", "display_name", "email")
 
-    def get_deleted_objects(self, objs, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
         # Board lines are derived data, read-only in their own admin, and leave the
         # boards with the player (user_delete); they need no delete permission.

@@ -1,6 +1,8 @@
 """Shared OpenAPI pieces: the error body every endpoint may answer with, and the
 answers the web server gives before a request reaches the API."""
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
@@ -32,7 +34,9 @@ URI_TOO_LONG = {
 }
 
 
-def document_server_limits(result: dict, generator, request, public) -> dict:  # type: ignore[no-untyped-def]
+def document_server_limits(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: every operation may get a 414 from the web
     server in front of the API; a client generated from the schema should expect it."""
     for path in result.get("paths", {}).values():
