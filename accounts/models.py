@@ -26,7 +26,3 @@ class User(AbstractUser):
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique")
         ]
-
-    @property
-    def public_name(self) -> str:
-        return self.display_name or self.username

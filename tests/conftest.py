@@ -17,7 +17,7 @@ def _eager_celery():
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters and cached boards must not leak from one test into the next."""
+    """Throttle counters must not leak from one test into the next."""
     from django.core.cache import cache
 
     cache.clear()

@@ -57,11 +57,6 @@ def ranked(
     return rnd
 
 
-@pytest.fixture
-def day1() -> dt.date:
-    return dt.date(2026, 11, 10)
-
-
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

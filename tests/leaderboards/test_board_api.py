@@ -34,6 +34,20 @@ def test_equal_scores_share_a_rank_and_the_earlier_one_is_listed_first():
     assert body["frozen"] is False
 
 
+def test_a_line_shows_the_display_name_or_else_the_username():
+    named, client = make_player("ann", display_name="Annie")
+    plain, _ = make_player("bob")
+    ranked(named, DAY, 300)
+    ranked(plain, DAY, 200)
+    with travel(noon(DAY, 30)):
+        body = board(client, f"daily/{DAY}/")
+    assert [(line["username"], line["display_name"]) for line in body["results"]] == [
+        ("ann", "Annie"),
+        ("bob", "bob"),
+    ]
+    assert body["me"]["display_name"] == "Annie"
+
+
 def test_best_day_keeps_each_players_best_score_reached_first():
     a, client = make_player("ann")
     b, _ = make_player("bob")
