@@ -1,8 +1,7 @@
-import datetime as dt
 from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
@@ -70,53 +69,55 @@ def _query(request: Request) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-class DailyBoardView(APIView):
+# A page of one board, or the window around the caller; each subclass names its board
+# from the path and the `season` query parameter. (A comment, not a docstring: the
+# schema would show a docstring as the operation's description.)
+class _BoardView(APIView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        raise NotImplementedError
+
     @extend_schema(
         parameters=BOARD_PARAMETERS,
         responses={200: BoardPageSerializer, **ERROR_RESPONSES},
+    )
+    def get(self, request: Request, **path: Any) -> Response:
+        query = _query(request)
+        return _board_response(request, self.board(query.get("season"), **path), query)
+
+
+@extend_schema_view(
+    get=extend_schema(
         summary="Today's dice: the ranked scores of one date",
         description="Today or a past date; future dates are 404.",
     )
-    def get(self, request: Request, day: dt.date) -> Response:
-        query = _query(request)
-        board = selectors.board_daily(day=day, season_slug=query.get("season"))
-        return _board_response(request, board, query)
+)
+class DailyBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_daily(day=path["day"], season_slug=season)
 
 
-class BestDayBoardView(APIView):
-    @extend_schema(
-        parameters=BOARD_PARAMETERS,
-        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
-        summary="Best day: each player's best ranked daily score",
+@extend_schema_view(get=extend_schema(summary="Best day: each player's best ranked daily score"))
+class BestDayBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_ranked(kind=boards.BEST, season_slug=season)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        summary="Most days in a row: longest streak, with the current streak beside it"
     )
-    def get(self, request: Request) -> Response:
-        query = _query(request)
-        board = selectors.board_ranked(kind=boards.BEST, season_slug=query.get("season"))
-        return _board_response(request, board, query)
+)
+class StreakBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_ranked(kind=boards.STREAK, season_slug=season)
 
 
-class StreakBoardView(APIView):
-    @extend_schema(
-        parameters=BOARD_PARAMETERS,
-        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
-        summary="Most days in a row: longest streak, with the current streak beside it",
-    )
-    def get(self, request: Request) -> Response:
-        query = _query(request)
-        board = selectors.board_ranked(kind=boards.STREAK, season_slug=query.get("season"))
-        return _board_response(request, board, query)
-
-
-class AdventBoardView(APIView):
-    @extend_schema(
-        parameters=BOARD_PARAMETERS,
-        responses={200: BoardPageSerializer, **ERROR_RESPONSES},
-        summary="Advent: the sum of each player's ranked scores of December 1-24",
-    )
-    def get(self, request: Request, year: int) -> Response:
-        query = _query(request)
-        board = selectors.board_advent(year=year, season_slug=query.get("season"))
-        return _board_response(request, board, query)
+@extend_schema_view(
+    get=extend_schema(summary="Advent: the sum of each player's ranked scores of December 1-24")
+)
+class AdventBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_advent(year=path["year"], season_slug=season)
 
 
 class AdventCalendarView(APIView):
