@@ -7,7 +7,6 @@ from django.http import HttpRequest
 
 from accounts.models import User
 from accounts.services import user_delete
-from leaderboards.models import BoardEntry
 
 
 @admin.register(User)
@@ -21,9 +20,11 @@ class UserAdmin(BaseUserAdmin):
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
-        # Board lines are derived data, read-only in their own admin, and leave the
-        # boards with the player (user_delete); they need no delete permission.
-        perms_needed.discard(BoardEntry._meta.verbose_name)
+        # Derived data (board lines) is read-only in its own admin and leaves with the
+        # player (user_delete); its admin says so with `deleted_with_player`.
+        for model, model_admin in self.admin_site._registry.items():
+            if getattr(model_admin, "deleted_with_player", False):
+                perms_needed.discard(model._meta.verbose_name)
         return deleted, counts, perms_needed, protected
 
     def delete_model(self, request: HttpRequest, obj: User) -> None:

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
+from accounts import hooks
 from accounts.models import User
 from config.api_errors import ConflictError, ServiceError
 
@@ -58,8 +59,6 @@ def user_delete(*, user: User) -> None:
     """Delete a player with everything they played. Their lines leave the boards first,
     so every other player's rank and every board's count stay right at once, not only
     after the nightly reconcile."""
-    from leaderboards.services import player_boards_remove  # leaderboards depends on accounts
-
     with transaction.atomic():
-        player_boards_remove(player_id=user.pk)
+        hooks.player_deleting(player_id=user.pk)
         user.delete()

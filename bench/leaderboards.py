@@ -8,7 +8,7 @@ the local server, dropped and recreated each run). Generates players and their r
 rounds with COPY, then measures:
 
 - full rebuild (``boards_reconcile``) of every board from the Round table;
-- day close of the last day (``daily.services.day_close``: expire, catch up, freeze);
+- day close of the last day (``games.services.day_close``: expire, catch up, freeze);
 - the incremental update per completed ranked round (``board_record_round``);
 - rank lookups for random players (histogram, ``board_rank``) against the naive
   ``1 + count(*) of higher values`` query, and page reads through the selectors.
@@ -151,6 +151,7 @@ def main() -> None:
     from accounts.models import User
     from daily import clock
     from daily import services as daily_services
+    from games import services as game_services
     from games.models import Round
     from leaderboards import boards, selectors, services
 
@@ -173,10 +174,10 @@ def main() -> None:
     # Day close of the last day (nothing missing: the normal case), then a rerun.
     last = dates[-1]
     started = time.perf_counter()
-    assert daily_services.day_close(day=last)
+    assert game_services.day_close(day=last)
     results["day_close_s"] = round(time.perf_counter() - started, 2)
     started = time.perf_counter()
-    assert not daily_services.day_close(day=last)
+    assert not game_services.day_close(day=last)
     results["day_close_again_ms"] = _ms(time.perf_counter() - started)
     print(
         f"day close {last}: {results['day_close_s']}s (again: {results['day_close_again_ms']} ms)"

@@ -157,7 +157,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="*/15"),
     },
     "daily-close-due-days": {
-        "task": "daily.tasks.days_close_due",
+        "task": "games.tasks.days_close_due",
         "schedule": timedelta(minutes=1),
     },
     # Board updates still owed for rounds completed over 30 s ago: their jobs were lost

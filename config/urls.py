@@ -12,7 +12,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/accounts/", include("accounts.urls")),
-    path("api/v1/", include("daily.urls")),
+    path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboards.urls")),
 ]
 

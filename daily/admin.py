@@ -1,5 +1,4 @@
 from django.contrib import admin
-from django.db.models import Count
 
 from daily.models import Challenge
 
@@ -9,18 +8,11 @@ class ChallengeAdmin(admin.ModelAdmin):
     """Challenges are created by the beat job; the admin inspects them. The seed column
     stays hidden until the day's reveal time, like everywhere else."""
 
-    list_display = ("date", "ruleset", "theme", "commitment", "shown_seed", "rounds", "closed_at")
+    list_display = ("date", "ruleset", "theme", "commitment", "shown_seed", "closed_at")
     list_filter = ("ruleset", "closed_at")
     date_hierarchy = "date"
     fields = ("date", "ruleset", "options", "commitment", "shown_seed", "created_at", "closed_at")
     readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(round_count=Count("rounds"))
-
-    @admin.display(description="rounds", ordering="round_count")
-    def rounds(self, obj: Challenge) -> int:
-        return obj.round_count
 
     @admin.display(description="seed")
     def shown_seed(self, obj: Challenge) -> str:

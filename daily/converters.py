@@ -1,4 +1,8 @@
+"""Path converters for days and years (``isodate``, ``year``), registered once on import."""
+
 import datetime as dt
+
+from django.urls import register_converter
 
 
 class IsoDateConverter:
@@ -11,3 +15,19 @@ class IsoDateConverter:
 
     def to_url(self, value: dt.date) -> str:
         return value.isoformat()
+
+
+class YearConverter:
+    """A four-digit year, ``2026``."""
+
+    regex = r"[1-9][0-9]{3}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return f"{value:04d}"
+
+
+register_converter(IsoDateConverter, "isodate")
+register_converter(YearConverter, "year")

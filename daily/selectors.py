@@ -2,44 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
 
-from accounts.models import User
+from config.api_errors import NotFoundError
 from daily import clock
 from daily.models import Challenge
-from games.models import Round
 
 
-def challenge_my_round(*, challenge: Challenge, player: User) -> Round | None:
-    """The round to show the player on a day: their unfinished one, else their ranked one,
-    else their latest practice round."""
-    rounds = Round.objects.filter(challenge=challenge, player=player)
-    return (
-        rounds.filter(status=Round.Status.IN_PROGRESS).first()
-        or rounds.filter(ranked=True).first()
-        or rounds.first()
-    )
-
-
-def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
-    mine = challenge_my_round(challenge=challenge, player=player)
-    return {
-        "date": challenge.date.isoformat(),
-        "ruleset": challenge.ruleset,
-        "rules": challenge.options,
-        "commitment": challenge.commitment,
-        "seed": bytes(challenge.seed).hex() if challenge.is_revealed else None,
-        "opens_at": clock.opens_at(challenge.date),
-        "closes_at": clock.closes_at(challenge.date),
-        "reveal_at": clock.reveal_at(challenge.date),
-        "time_zone": clock.daily_zone().key,
-        "theme": challenge.theme,
-        "my_round": None
-        if mine is None
-        else {
-            "id": str(mine.id),
-            "status": mine.status,
-            "ranked": mine.ranked,
-            "total": mine.total,
-        },
-    }
+def challenge_visible(*, day: dt.date) -> Challenge | None:
+    """The challenge of ``day`` if a player may see it, without creating anything:
+    ``None`` for today before its row exists; 404 ``no_challenge`` for a future date
+    (even when its row exists) or a past date without a row."""
+    today = clock.today()
+    challenge = Challenge.objects.filter(date=day).first() if day <= today else None
+    if challenge is None and day != today:
+        raise NotFoundError(
+            f"There is no daily challenge for {day.isoformat()}.", code="no_challenge"
+        )
+    return challenge

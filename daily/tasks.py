@@ -8,8 +8,3 @@ from daily import services
 @shared_task
 def challenges_ensure_upcoming() -> list[str]:
     return [c.date.isoformat() for c in services.challenges_ensure_upcoming()]
-
-
-@shared_task
-def days_close_due() -> list[str]:
-    return [day.isoformat() for day in services.days_close_due()]

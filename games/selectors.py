@@ -1,4 +1,4 @@
-"""Round reads: the one place that turns a stored round into its API view."""
+"""Round reads: the one place that turns a stored round into what a player may see."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import yatzy
 from accounts.models import User
 from config.api_errors import NotFoundError
 from daily import clock
+from daily.models import Challenge
 from games.models import Round
 
 
@@ -27,6 +28,19 @@ def round_get_for_player(*, round_id: UUID, player: User) -> Round:
         raise NotFoundError("No such round.", code="round_not_found") from None
 
 
+def round_status(rnd: Round) -> str:
+    """The status every read shows: a ranked round still unfinished at its day's reveal
+    is ``expired`` from that moment, before any job or action has stored it so."""
+    if (
+        rnd.status == Round.Status.IN_PROGRESS
+        and rnd.ranked
+        and rnd.challenge is not None
+        and clock.is_revealed(rnd.challenge.date)
+    ):
+        return Round.Status.EXPIRED
+    return rnd.status
+
+
 def round_seed_revealed(rnd: Round) -> bool:
     """A daily round's seed is public once its day is revealed; until then nobody sees it."""
     return rnd.challenge is not None and clock.is_revealed(rnd.challenge.date)
@@ -36,6 +50,7 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
     """Everything a player may see of a round. Dice appear only once rolled."""
     game = game or round_game(rnd)
     day = rnd.challenge.date if rnd.challenge else None
+    status = round_status(rnd)
     return {
         "id": str(rnd.id),
         "mode": rnd.mode,
@@ -43,15 +58,15 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "ruleset": rnd.ruleset,
         "rules": rnd.options,
         "ranked": rnd.ranked,
-        "status": rnd.status,
+        "status": status,
         "theme": clock.theme(day) if day else "classic",
         "turn": game.turn,
         "turns": len(game.ruleset.categories),
         "roll": game.rolls_used,
-        "rolls_left": game.rolls_left,
+        "rolls_left": game.rolls_left if status == Round.Status.IN_PROGRESS else 0,
         "dice": list(game.dice),
         "scorecard": dict(game.scorecard),
-        "options": game.options() if rnd.status == Round.Status.IN_PROGRESS else {},
+        "options": game.options() if status == Round.Status.IN_PROGRESS else {},
         "upper_total": game.upper_total,
         "bonus": game.bonus,
         "extra_bonus": game.extra_bonus,
@@ -61,4 +76,37 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "seed": bytes(rnd.seed).hex() if round_seed_revealed(rnd) else None,
         "started_at": rnd.started_at,
         "completed_at": rnd.completed_at,
+    }
+
+
+def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
+    if rnd is None:
+        return None
+    return {
+        "id": str(rnd.id),
+        "status": round_status(rnd),
+        "ranked": rnd.ranked,
+        "total": rnd.total,
+    }
+
+
+def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
+    """A day's challenge as the player sees it: ``my_round`` is their ranked round (its
+    total is their score of the day), ``practice_round`` their unfinished practice round."""
+    rounds = Round.objects.filter(challenge=challenge, player=player).select_related("challenge")
+    ranked = rounds.filter(ranked=True).first()
+    practice = rounds.filter(ranked=False, status=Round.Status.IN_PROGRESS).first()
+    return {
+        "date": challenge.date.isoformat(),
+        "ruleset": challenge.ruleset,
+        "rules": challenge.options,
+        "commitment": challenge.commitment,
+        "seed": bytes(challenge.seed).hex() if challenge.is_revealed else None,
+        "opens_at": clock.opens_at(challenge.date),
+        "closes_at": clock.closes_at(challenge.date),
+        "reveal_at": clock.reveal_at(challenge.date),
+        "time_zone": clock.daily_zone().key,
+        "theme": challenge.theme,
+        "my_round": _round_summary(ranked),
+        "practice_round": _round_summary(practice),
     }

@@ -48,3 +48,31 @@ class RoundSerializer(serializers.Serializer):
     seed = serializers.CharField(allow_null=True, help_text="Hex; null until revealed.")
     started_at = serializers.DateTimeField()
     completed_at = serializers.DateTimeField(allow_null=True)
+
+
+class RoundSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=["in_progress", "completed", "expired"])
+    ranked = serializers.BooleanField()
+    total = serializers.IntegerField(allow_null=True)
+
+
+class ChallengeSerializer(serializers.Serializer):
+    """A day's challenge as a player sees it (read-only)."""
+
+    date = serializers.DateField()
+    ruleset = serializers.CharField()
+    rules = serializers.DictField()
+    commitment = serializers.CharField(help_text="sha256 of the seed, hex; public from the start.")
+    seed = serializers.CharField(allow_null=True, help_text="Hex; null until reveal_at.")
+    opens_at = serializers.DateTimeField()
+    closes_at = serializers.DateTimeField(help_text="When the day resets: no new ranked round.")
+    reveal_at = serializers.DateTimeField(help_text="End of the grace period; the seed is shown.")
+    time_zone = serializers.CharField()
+    theme = serializers.CharField()
+    my_round = RoundSummarySerializer(
+        allow_null=True, help_text="Your ranked round of the day: its total is your score."
+    )
+    practice_round = RoundSummarySerializer(
+        allow_null=True, help_text="Your unfinished practice round of the day, if any."
+    )

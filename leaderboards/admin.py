@@ -4,7 +4,7 @@ from django.db.models.functions import Cast, Coalesce, Concat
 from django.http import HttpRequest
 
 from daily import clock
-from leaderboards import boards, services
+from leaderboards import boards, jobs, services
 from leaderboards.models import BoardEntry, BoardHistogram, Season
 
 
@@ -62,7 +62,7 @@ class SeasonAdmin(admin.ModelAdmin):
     def save_model(self, request, obj: Season, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if not change or {"start_date", "end_date"} & set(form.changed_data):
-            services.season_boards_schedule(season=obj)
+            jobs.season_boards_schedule(season=obj)
 
     def delete_model(self, request, obj: Season) -> None:
         services.season_delete(season=obj)
@@ -74,7 +74,7 @@ class SeasonAdmin(admin.ModelAdmin):
     @admin.action(description="Recompute the boards of the selected seasons")
     def recompute_boards(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
-            services.season_boards_schedule(season=season)
+            jobs.season_boards_schedule(season=season)
         self.message_user(
             request, f"Recomputing the boards of {queryset.count()} season(s).", messages.SUCCESS
         )
@@ -83,6 +83,10 @@ class SeasonAdmin(admin.ModelAdmin):
 @admin.register(BoardEntry)
 class BoardEntryAdmin(admin.ModelAdmin):
     """Derived data, read-only: rebuilt from the rounds by the reconcile job."""
+
+    # Lines leave the boards with their player (accounts.services.user_delete), so
+    # deleting a player needs no delete permission on them.
+    deleted_with_player = True
 
     list_display = ("board", "player", "value", "achieved_at")
     search_fields = ("=board", "player__username")

@@ -16,7 +16,7 @@ from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError
 from daily import clock
 from daily.models import Challenge
-from daily.services import challenge_for_play
+from daily.selectors import challenge_visible
 from games.models import Round
 from leaderboards import boards
 from leaderboards.models import BoardEntry, Season
@@ -119,7 +119,7 @@ def season_get(*, slug: str) -> Season:
 
 def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
     """Today's or a past day's board; future days are 404 like the daily itself."""
-    challenge = challenge_for_play(day=day)
+    challenge = challenge_visible(day=day)
     if season_slug is not None:
         season = season_get(slug=season_slug)
         if not season.start_date <= day <= season.end_date:
@@ -127,7 +127,8 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
                 f"{day.isoformat()} is not in the season {season.slug!r}.",
                 code="date_not_in_season",
             )
-    return Board(boards.daily_key(day), boards.DAILY, frozen=challenge.closed_at is not None)
+    frozen = challenge is not None and challenge.closed_at is not None
+    return Board(boards.daily_key(day), boards.DAILY, frozen=frozen)
 
 
 def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:

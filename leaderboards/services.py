@@ -21,7 +21,6 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from config.celery import enqueue_on_commit
 from games.models import Round
 from leaderboards import boards, sql
 from leaderboards.boards import SeasonSpan
@@ -29,9 +28,6 @@ from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, 
 
 logger = logging.getLogger(__name__)
 
-# Above this many lost updates at day close, one full reconcile is cheaper than a job
-# per player.
-CATCH_UP_PER_PLAYER_LIMIT = 1000
 # A board update still owed this long after its round completed had its job lost.
 CATCH_UP_AFTER = dt.timedelta(seconds=30)
 
@@ -161,14 +157,14 @@ def _pause_for_tests() -> None:
         time.sleep(pause)
 
 
-def board_day_freeze(*, day: dt.date) -> int:
+def board_day_freeze(*, day: dt.date) -> list[int]:
     """Freeze a day's board at day close: make it hold exactly the day's ranked rounds,
     catching up on any update that never ran. Once the day is closed no round of it can
     change, so neither can its board, and the ranks read from its histogram are final.
     Must run in the day-close transaction (it holds the board until that commits);
-    running it again changes nothing. Returns how many players had to be caught up."""
-    from leaderboards import tasks  # tasks call services; import here to avoid a cycle
-
+    running it again changes nothing. Returns the players whose update had been missed:
+    their best, streak, advent and season lines are stale as well
+    (:func:`leaderboards.jobs.day_closing` has them refreshed)."""
     key = boards.daily_key(day)
     with transaction.atomic():
         sql.lock_boards([key], exclusive=True)
@@ -176,13 +172,7 @@ def board_day_freeze(*, day: dt.date) -> int:
         if missed:
             logger.warning("day %s: %d board updates missing; rebuilding", day, len(missed))
             _rebuild_locked(key)
-            # Their best, streak, advent and season lines are stale as well.
-            if len(missed) <= CATCH_UP_PER_PLAYER_LIMIT:
-                for player_id in missed:
-                    enqueue_on_commit(tasks.board_player_refresh, player_id, day.isoformat())
-            else:
-                enqueue_on_commit(tasks.boards_reconcile)
-    return len(missed)
+    return missed
 
 
 def boards_expected() -> set[str]:
@@ -223,13 +213,6 @@ def season_boards_rebuild(*, season_id: int) -> list[str]:
     return boards_reconcile(
         keys=[boards.season_key(season_id, kind) for kind in (boards.BEST, boards.STREAK)]
     )
-
-
-def season_boards_schedule(*, season: Season) -> None:
-    """Enqueue a rebuild of the season's boards once the current transaction commits."""
-    from leaderboards import tasks
-
-    enqueue_on_commit(tasks.season_boards_rebuild, season.pk)
 
 
 def season_delete(*, season: Season) -> None:

@@ -1,20 +1,7 @@
-from django.urls import path, register_converter
+from django.urls import path
 
-import daily.urls  # noqa: F401  (registers the `isodate` converter used below)
+import daily.converters  # noqa: F401  (registers the `isodate` and `year` converters)
 from leaderboards import views
-
-
-class YearConverter:
-    regex = r"[1-9][0-9]{3}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return f"{value:04d}"
-
-
-register_converter(YearConverter, "year")
 
 urlpatterns = [
     path("leaderboards/daily/<isodate:day>/", views.DailyBoardView.as_view(), name="board-daily"),

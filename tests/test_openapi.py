@@ -8,8 +8,7 @@ import yaml
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from daily.serializers import ChallengeSerializer
-from games.serializers import RoundSerializer
+from games.serializers import ChallengeSerializer, RoundSerializer
 from tests.factories import make_player
 
 

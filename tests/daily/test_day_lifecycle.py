@@ -7,6 +7,8 @@ import time_machine
 
 from daily import services, tasks
 from daily.models import Challenge
+from games import services as game_services
+from games import tasks as game_tasks
 from games.models import Round
 from tests.factories import make_player, play_round
 
@@ -44,13 +46,13 @@ def test_day_close_expires_unfinished_ranked_rounds_once():
         play_round(finisher_client, done["id"])
         quitter_client.post("/api/v1/daily/2026-11-20/rounds/")
         practice = finisher_client.post("/api/v1/daily/2026-11-20/rounds/").json()
-        assert services.day_close(day=dt.date(2026, 11, 20)) is False  # not over yet
+        assert game_services.day_close(day=dt.date(2026, 11, 20)) is False  # not over yet
     with at(21, 0, 29):
-        assert tasks.days_close_due.delay().get() == []
+        assert game_tasks.days_close_due.delay().get() == []
     with at(21, 0, 30):
-        assert tasks.days_close_due.delay().get() == ["2026-11-20"]
-        assert tasks.days_close_due.delay().get() == []
-        assert services.day_close(day=dt.date(2026, 11, 20)) is False
+        assert game_tasks.days_close_due.delay().get() == ["2026-11-20"]
+        assert game_tasks.days_close_due.delay().get() == []
+        assert game_services.day_close(day=dt.date(2026, 11, 20)) is False
     statuses = dict(Round.objects.values_list("player__username", "status").filter(ranked=True))
     assert statuses == {finisher.username: "completed", quitter.username: "expired"}
     assert Round.objects.get(pk=practice["id"]).status == "in_progress"

@@ -85,7 +85,30 @@ def test_first_round_of_the_day_is_ranked_later_ones_are_practice(at_noon):
     second = start(client)
     assert second.status_code == 201
     assert second.json()["ranked"] is False
-    assert client.get("/api/v1/daily/").json()["my_round"]["id"] == second.json()["id"]
+
+
+def test_my_round_stays_the_ranked_round_beside_the_practice_round(at_noon):
+    _, client = make_player()
+    first = start(client).json()
+    ranked_total = play_round(client, first["id"])["total"]
+    practice = start(client).json()
+    day = client.get("/api/v1/daily/").json()
+    assert day["my_round"] == {
+        "id": first["id"],
+        "status": "completed",
+        "ranked": True,
+        "total": ranked_total,
+    }
+    assert day["practice_round"] == {
+        "id": practice["id"],
+        "status": "in_progress",
+        "ranked": False,
+        "total": None,
+    }
+    play_round(client, practice["id"])
+    after = client.get("/api/v1/daily/").json()
+    assert after["my_round"]["id"] == first["id"]
+    assert after["practice_round"] is None
 
 
 def test_future_dates_are_404_and_past_days_replay_unranked():

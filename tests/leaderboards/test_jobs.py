@@ -8,8 +8,8 @@ import time_machine
 from django.db import connection
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from daily import services as daily_services
-from daily import tasks as daily_tasks
+from games import services as game_services
+from games import tasks as game_tasks
 from leaderboards import selectors, services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 from tests.factories import make_player, play_round
@@ -39,7 +39,7 @@ def snapshot() -> tuple[list, list]:
 
 def close(day: dt.date) -> list[str]:
     with travel(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)):
-        return daily_tasks.days_close_due.delay().get()
+        return game_tasks.days_close_due.delay().get()
 
 
 def daily_ranks(day: dt.date) -> dict[str, int]:
@@ -57,7 +57,7 @@ def test_day_close_freezes_the_board_once():
     frozen = snapshot()
     assert daily_ranks(DAY) == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
     assert close(DAY) == []
-    assert daily_services.day_close(day=DAY) is False
+    assert game_services.day_close(day=DAY) is False
     for user in players:  # every job of the day again: the closed board stays as it is
         services.board_player_refresh(player_id=user.pk, day=DAY)
     assert snapshot() == frozen
