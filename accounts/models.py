@@ -1,9 +1,10 @@
 """The player account."""
 
+import unicodedata
 import zoneinfo
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
@@ -14,6 +15,14 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"Unknown time zone {value!r}.", code="invalid_time_zone")
 
 
+class PlayerManager(UserManager["User"]):
+    def get_by_natural_key(self, username: str | None) -> "User":
+        """Log-in lookup: NFKC and case-insensitive, like the uniqueness of usernames
+        (the unique index on ``lower(username)`` serves it)."""
+        name = unicodedata.normalize("NFKC", username or "").lower()
+        return self.alias(name=Lower("username")).get(name=name)
+
+
 class User(AbstractUser):
     """A player. ``display_name`` is shown on boards; ``language`` and ``time_zone`` are
     display preferences (the daily day boundary is the same for everyone)."""
@@ -21,6 +30,8 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=40, blank=True)
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+
+    objects = PlayerManager()
 
     class Meta:
         constraints = [

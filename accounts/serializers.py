@@ -1,18 +1,49 @@
+from django.conf import settings
 from django.contrib.auth import authenticate
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from accounts.models import User, validate_time_zone
+from accounts.names import display_name_clean, username_normalize
+from config.fields import StrictCharField, StrictChoiceField
+
+
+class UsernameField(StrictCharField):
+    """Letters, digits and ``. @ + - _``; stored NFKC-normalised."""
+
+    def __init__(self, **kwargs: object) -> None:
+        kwargs.setdefault("max_length", 150)
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.validators.append(
+            RegexValidator(r"^[\w.@+-]+\Z", "Letters, digits and . @ + - _ only.", "invalid")
+        )
+
+    def to_internal_value(self, data: object) -> str:
+        return username_normalize(super().to_internal_value(data))
+
+
+class DisplayNameField(StrictCharField):
+    """Shown on boards; blank shows the username. Invisible characters are dropped."""
+
+    def __init__(self, **kwargs: object) -> None:
+        kwargs.setdefault("max_length", 40)
+        kwargs.setdefault("allow_blank", True)
+        kwargs.setdefault("trim_whitespace", True)
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+
+    def to_internal_value(self, data: object) -> str:
+        return display_name_clean(super().to_internal_value(data))
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]+\Z", max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128)
-    display_name = serializers.CharField(max_length=40, required=False, default="")
+    username = UsernameField()
+    password = StrictCharField(write_only=True, max_length=128)
+    display_name = DisplayNameField(required=False, default="")
 
 
 class LoginSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128)
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(write_only=True, max_length=128)
 
     def validate(self, attrs: dict) -> dict:
         user = authenticate(
@@ -33,7 +64,9 @@ class TokenSerializer(serializers.Serializer):
 
 
 class MeSerializer(serializers.ModelSerializer):
-    time_zone = serializers.CharField(max_length=64, validators=[validate_time_zone])
+    display_name = DisplayNameField(required=False)
+    language = StrictChoiceField(choices=settings.LANGUAGES, required=False)
+    time_zone = StrictCharField(max_length=64, validators=[validate_time_zone], required=False)
 
     class Meta:
         model = User

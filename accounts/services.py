@@ -6,33 +6,41 @@ from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from accounts import hooks
 from accounts.models import User
+from accounts.names import display_name_clean, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
     """Create a player and their API token; returns both.
 
-    Raises ``ServiceError(code="weak_password")`` when Django's validators refuse the
-    password and ``ConflictError(code="username_taken")`` when the name is in use.
+    Usernames are NFKC-normalised and unique regardless of case. Raises
+    ``ServiceError(code="weak_password")`` when Django's validators refuse the password
+    and ``ConflictError(code="username_taken")`` when the name is in use.
     """
-    candidate = User(username=username, display_name=display_name)
+    candidate = User(
+        username=username_normalize(username), display_name=display_name_clean(display_name)
+    )
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
         raise ServiceError(" ".join(exc.messages), code="weak_password") from exc
-    try:
-        with transaction.atomic():
-            candidate.set_password(password)
-            candidate.save()
-            token = Token.objects.create(user=candidate)
-    except IntegrityError as exc:
-        raise ConflictError("That username is taken.", code="username_taken") from exc
-    return candidate, token.key
+    candidate.set_password(password)
+    with transaction.atomic():
+        # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
+        # logs the refused INSERT with the password hash in it.
+        User.objects.bulk_create([candidate], ignore_conflicts=True)
+        created = User.objects.filter(
+            username=candidate.username, password=candidate.password
+        ).first()
+        if created is None:
+            raise ConflictError("That username is taken.", code="username_taken")
+        token = Token.objects.create(user=created)
+    return created, token.key
 
 
 def user_token_get(*, user: User) -> str:
@@ -51,6 +59,8 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
     for field in ("display_name", "language", "time_zone"):
         if field in data:
             setattr(user, field, data[field])
+    if "display_name" in data:
+        user.display_name = display_name_clean(user.display_name)
     user.save(update_fields=[f for f in ("display_name", "language", "time_zone") if f in data])
     return user
 

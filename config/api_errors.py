@@ -12,8 +12,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -60,6 +59,26 @@ def _message_from_details(detail: Any) -> str:
     return str(detail)
 
 
+MAX_PROBLEMS = 10
+
+
+def _bounded(detail: Any, depth: int = 0) -> Any:
+    """A DRF error tree cut to at most ``MAX_PROBLEMS`` entries per level and a few
+    levels deep, so an answer stays small whatever the request held.
+
+    >>> _bounded({str(i): ["bad"] for i in range(100)}).keys() == {str(i) for i in range(10)}
+    True
+    """
+    if depth > 3:
+        return "…"
+    if isinstance(detail, dict):
+        items = list(detail.items())[:MAX_PROBLEMS]
+        return {key: _bounded(value, depth + 1) for key, value in items}
+    if isinstance(detail, list):
+        return [_bounded(value, depth + 1) for value in detail[:MAX_PROBLEMS]]
+    return str(detail)[:500]
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON body of an error response.
 
@@ -95,18 +114,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     if isinstance(exc, exceptions.ValidationError):
         response.data = error_body(
-            "invalid_input", _message_from_details(exc.detail), details=exc.detail
+            "invalid_input", _message_from_details(exc.detail)[:500], details=_bounded(exc.detail)
         )
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"
         response.data = error_body(code, _message_from_details(exc.detail))
     return response
-
-
-def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """Django's 404 for URLs no route matches (``handler404``), e.g. a round id that is not
-    a UUID: the API's error shape under ``/api/``, Django's page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse(error_body("not_found", "Not found."), status=404)
-    return defaults.page_not_found(request, exception)

@@ -1,8 +1,12 @@
-"""Shared OpenAPI pieces: the error body every endpoint may answer with, and the
-answers the web server gives before a request reaches the API."""
+"""Shared OpenAPI pieces: the error body every endpoint may answer with, and the schema
+class that documents every status an operation can answer, including those the API's
+edge gives before a view runs (413, 415, 429, 503, and the web server's 414)."""
+
+from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
@@ -25,6 +29,21 @@ ERROR_RESPONSES = {
     409: OpenApiResponse(ErrorSerializer, description="Stale state or conflict."),
 }
 
+_ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+_RETRY_AFTER = {
+    "Retry-After": {
+        "schema": {"type": "integer"},
+        "description": "Seconds to wait before trying again.",
+    }
+}
+
+
+def _error(description: str, *, retry_after: bool = False) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": description, "content": _ERROR_REF}
+    if retry_after:
+        answer["headers"] = _RETRY_AFTER
+    return answer
+
 
 URI_TOO_LONG = {
     "description": (
@@ -32,15 +51,30 @@ URI_TOO_LONG = {
         "(gunicorn: 4094 bytes). Refused before the API, with the server's own body."
     )
 }
+TOO_LARGE = _error("`request_too_large`: the body is over the API's limit (4 KB).")
+NOT_JSON = _error("`unsupported_media_type`: the body is not `application/json`.")
+THROTTLED = _error("`throttled`: too many requests; wait `Retry-After` seconds.", retry_after=True)
+UNAVAILABLE = _error(
+    "`database_unavailable` (or another dependency): retry after `Retry-After` seconds.",
+    retry_after=True,
+)
 
 
-def document_server_limits(
-    result: dict[str, Any], generator: Any, request: Any, public: bool
-) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: every operation may get a 414 from the web
-    server in front of the API; a client generated from the schema should expect it."""
-    for path in result.get("paths", {}).values():
-        for operation in path.values():
-            if isinstance(operation, dict) and "responses" in operation:
-                operation["responses"].setdefault("414", URI_TOO_LONG)
-    return result
+class ApiSchema(AutoSchema):
+    """drf-spectacular's schema, plus the answers every operation of this API can get
+    whatever its view declares."""
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        responses = operation.setdefault("responses", {})
+        if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+            responses.setdefault("413", TOO_LARGE)
+        if "requestBody" in operation:
+            responses.setdefault("415", NOT_JSON)
+        if getattr(self.view, "throttle_scope", None):
+            responses.setdefault("429", THROTTLED)
+        responses.setdefault("503", UNAVAILABLE)
+        responses.setdefault("414", URI_TOO_LONG)
+        return operation

@@ -31,6 +31,9 @@ def _required_in_production(name: str, dev_default: str) -> str:
 
 
 SECRET_KEY = _required_in_production("SECRET_KEY", "dev-only-insecure-secret-key-" + "x" * 40)
+if not DEBUG and len(SECRET_KEY) < 50:
+    # Django's own deploy check asks for 50 characters; a short key is guessable.
+    raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters when DEBUG is off.")
 DAILY_SEED_SECRET = _required_in_production("DAILY_SEED_SECRET", "dev-only-daily-seed-secret")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -56,6 +59,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.api_guard.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -191,13 +195,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The JSON API accepts small bodies only: the largest real request is a few hundred
+# bytes. Over the limit: 413 before anything reads the body (config.api_guard).
+API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4096)
+API_MAX_JSON_DEPTH = 16
+
 REST_FRAMEWORK = {
+    # JSON in, JSON out: no form or multipart bodies, no browsable HTML API (the
+    # interactive docs are Swagger UI at /api/docs/).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # How many proxies in front of the app set X-Forwarded-For; the client address for
+    # the per-IP throttles is the one the nearest trusted proxy saw. 0 (the default):
+    # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
+    # own address with the header. deploy/ sets it for its proxy.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.openapi.ApiSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedThrottle"],
     "DEFAULT_THROTTLE_RATES": {
@@ -218,10 +236,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.openapi.document_server_limits",
-    ],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }
 
 # --- Internationalisation -------------------------------------------------------------
@@ -292,4 +307,7 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # At DEBUG this logger writes every SQL statement with its parameters, seeds among
+    # them: never below INFO, whatever LOG_LEVEL says.
+    "loggers": {"django.db.backends": {"level": "INFO", "propagate": True}},
 }

@@ -15,5 +15,3 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboards.urls")),
 ]
-
-handler404 = "config.api_errors.page_not_found"

@@ -1,20 +1,22 @@
 from rest_framework import serializers
 
+from config.fields import BoundedListField, StrictCharField, StrictIntegerField
+
 
 class RollSerializer(serializers.Serializer):
-    hold = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=99),
+    hold = BoundedListField(
+        child=StrictIntegerField(min_value=0, max_value=99),
         max_length=10,
         default=list,
         help_text="Positions (0-based) of the dice to keep; empty on a turn's first roll.",
     )
-    turn = serializers.IntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
-    roll = serializers.IntegerField(min_value=0, max_value=99, help_text="Rolls used you last saw.")
+    turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
+    roll = StrictIntegerField(min_value=0, max_value=99, help_text="Rolls used you last saw.")
 
 
 class ScoreSerializer(serializers.Serializer):
-    category = serializers.CharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
-    turn = serializers.IntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
+    category = StrictCharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
+    turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
 
 
 class RoundSerializer(serializers.Serializer):

@@ -46,3 +46,33 @@ def test_documented_fields_are_exactly_the_returned_fields():
         state = client.post("/api/v1/daily/2026-11-20/rounds/").json()
     assert set(challenge) == set(ChallengeSerializer().fields)
     assert set(state) == set(RoundSerializer().fields)
+
+
+def _schema(tmp_path):
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--file", str(target))
+    return yaml.safe_load(target.read_text())
+
+
+def test_every_status_the_edge_can_answer_is_documented(tmp_path):
+    schema = _schema(tmp_path)
+    throttled = {"/api/v1/accounts/register/", "/api/v1/accounts/token/"}
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            assert {"414", "503"} <= set(responses), (method, path)
+            if method in ("post", "put", "patch", "delete"):
+                assert "413" in responses, (method, path)
+            if "requestBody" in operation:
+                assert "415" in responses, (method, path)
+                assert set(operation["requestBody"]["content"]) == {"application/json"}
+            if path in throttled or path.endswith(("/roll/", "/score/")):
+                assert "429" in responses, (method, path)
+                assert "Retry-After" in responses["429"]["headers"]
+
+
+def test_a_blank_display_name_is_documented_as_allowed(tmp_path):
+    schema = _schema(tmp_path)
+    field = schema["components"]["schemas"]["RegisterRequest"]["properties"]["display_name"]
+    assert field.get("default") == ""
+    assert "minLength" not in field

@@ -1,0 +1,76 @@
+"""The API's outer edge: every answer under ``/api/`` is JSON in the error shape, DEBUG
+or not, and a body over the limit is refused before anything reads it.
+
+Django answers some requests before DRF sees them: a path no route matches (with
+``DEBUG`` on, its debug page), an exception a view did not handle, a request Django
+itself finds suspicious. This middleware turns each such non-JSON error under ``/api/``
+into ``{"code", "message"}`` with the same status, so a client never has to parse HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from http import HTTPStatus
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.api_errors import error_body
+from config.parsers import too_large
+
+API_PREFIX = "/api/"
+
+# Codes and messages for the statuses Django produces without DRF.
+_ANSWERS = {
+    400: ("bad_request", "The request is malformed."),
+    403: ("permission_denied", "You may not do this."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "This method is not allowed here."),
+    413: ("request_too_large", "The request body is too large."),
+    500: ("server_error", "The server could not answer this request; the error is logged."),
+}
+
+
+def _declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class ApiGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request.path.startswith(API_PREFIX):
+            return self.get_response(request)
+        limit = settings.API_MAX_BODY_BYTES
+        if _declared_length(request) > limit:
+            exc = too_large(limit)
+            response: HttpResponse = JsonResponse(
+                error_body(exc.default_code, str(exc.detail)), status=exc.status_code
+            )
+            # The unread body stays on the socket: close the connection after answering.
+            response["Connection"] = "close"
+            return response
+        response = self.get_response(request)
+        if response.status_code >= 400 and not response.get("Content-Type", "").startswith(
+            "application/json"
+        ):
+            _rewrite_as_json(response)
+        return response
+
+
+def _rewrite_as_json(response: HttpResponse) -> None:
+    """Replace an error's body by the API's error shape, keeping status and headers."""
+    status = response.status_code
+    code, message = _ANSWERS.get(status) or ("server_error" if status >= 500 else "error", "")
+    if not message:
+        try:
+            message = f"{HTTPStatus(status).phrase}."
+        except ValueError:
+            message = "Error."
+    response.content = json.dumps(error_body(code, message)).encode()
+    response["Content-Type"] = "application/json"

@@ -1,0 +1,64 @@
+"""The one request parser of the API: JSON, bounded before it is parsed.
+
+A body is read only up to ``API_MAX_BODY_BYTES`` (413 beyond it) and its nesting depth
+is measured before :func:`json.loads` sees it (400 ``parse_error`` beyond
+``API_MAX_JSON_DEPTH``), so no body can make the parser recurse or allocate without
+bound. ``NaN`` and ``Infinity`` are not JSON and are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions, parsers, status
+
+# Everything a JSON string can hold, so brackets inside strings are not counted.
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+    default_detail = "The request body is too large."
+
+
+def too_large(limit: int) -> RequestTooLarge:
+    return RequestTooLarge(f"The request body is larger than the {limit} bytes this API accepts.")
+
+
+def json_depth(body: bytes) -> int:
+    """How deeply arrays and objects nest in ``body`` (strings do not count).
+
+    >>> json_depth(b'{"hold": [1, 2], "note": "[[[["}')
+    2
+    """
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', body)):
+        depth += 1 if bracket in b"[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = settings.API_MAX_BODY_BYTES
+        body = stream.read(limit + 1) if stream is not None else b""
+        if len(body) > limit:
+            raise too_large(limit)
+        encoding = parsers.get_encoding(parser_context or {})
+        if json_depth(body) > settings.API_MAX_JSON_DEPTH:
+            raise exceptions.ParseError(
+                f"JSON parse error - nested deeper than {settings.API_MAX_JSON_DEPTH} levels."
+            )
+        try:
+            return json.loads(body.decode(encoding), parse_constant=_refuse_constant)
+        except (ValueError, RecursionError) as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None

@@ -1,0 +1,411 @@
+"""The API's edge under hostile input (issue #10): every answer under /api/ is small JSON
+with a code, bodies are bounded and strictly typed, throttles key on the real client."""
+
+import datetime as dt
+import json
+import time
+
+import pytest
+import time_machine
+from django.db import connection
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from games.models import Round
+from tests.factories import make_player
+
+pytestmark = pytest.mark.django_db
+
+NOON = dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def at_noon():
+    with time_machine.travel(NOON, tick=False):
+        yield
+
+
+@pytest.fixture
+def started(at_noon):
+    _, client = make_player()
+    state = client.post("/api/v1/daily/2026-11-20/rounds/").json()
+    return client, state
+
+
+def post_raw(client, url, body: bytes | str, content_type="application/json"):
+    return client.generic("POST", url, body, content_type=content_type)
+
+
+def assert_error(response, status, code):
+    assert response.status_code == status, response.content[:300]
+    assert response["Content-Type"].startswith("application/json")
+    body = response.json()
+    assert body["code"] == code, body
+    assert body["message"]
+    return body
+
+
+# 1. Deeply nested JSON ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("url", ["/api/v1/accounts/token/", "/api/v1/accounts/register/"])
+@pytest.mark.parametrize("depth", [17, 1000, 100_000])
+def test_deeply_nested_json_is_a_parse_error_without_logging_in(settings, url, depth):
+    settings.API_MAX_BODY_BYTES = 1_000_000  # the depth is checked, not only the size
+    response = post_raw(APIClient(), url, "[" * depth + "]" * depth)
+    assert_error(response, 400, "parse_error")
+
+
+def test_deeply_nested_json_on_a_roll_is_a_parse_error_and_changes_nothing(started):
+    client, state = started
+    nested = '{"hold": ' + "[" * 1000 + "]" * 1000 + ', "turn": 0, "roll": 0}'
+    assert_error(
+        post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", nested), 400, "parse_error"
+    )
+    assert Round.objects.get(pk=state["id"]).actions == []
+
+
+def test_nesting_inside_strings_does_not_count(started):
+    client, state = started
+    body = json.dumps({"hold": [], "turn": 0, "roll": 0, "note": "[" * 3000})
+    assert post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body).status_code == 200
+
+
+# 2. The client address of the per-IP throttles ----------------------------------------
+
+
+def _rates(settings, **rates):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
+    }
+
+
+def bad_login(client, **headers):
+    return client.post(
+        "/api/v1/accounts/token/",
+        {"username": "nobody", "password": "wrong password"},
+        format="json",
+        **headers,
+    )
+
+
+def test_rotating_x_forwarded_for_does_not_escape_the_login_throttle(settings):
+    _rates(settings, login="5/minute")
+    client = APIClient()
+    codes = [bad_login(client, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(8)]
+    assert codes[:5] == [400] * 5
+    assert codes[5:] == [429] * 3
+
+
+def test_registrations_from_one_address_are_throttled_whatever_the_header_says(settings):
+    _rates(settings, register="3/hour")
+    client = APIClient()
+    codes = [
+        client.post(
+            "/api/v1/accounts/register/",
+            {"username": f"rotor{i}", "password": "a-long-enough-passphrase"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{i}",
+        ).status_code
+        for i in range(5)
+    ]
+    assert codes == [201, 201, 201, 429, 429]
+    assert User.objects.filter(username__startswith="rotor").count() == 3
+
+
+def test_with_one_trusted_proxy_the_address_it_saw_is_the_client(settings):
+    _rates(settings, login="2/minute")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    client = APIClient()
+    # The proxy appends the address it saw; what the client wrote before it is ignored.
+    first = [bad_login(client, HTTP_X_FORWARDED_FOR=f"6.6.6.{i}, 198.51.100.7") for i in range(3)]
+    other = bad_login(client, HTTP_X_FORWARDED_FOR="6.6.6.6, 198.51.100.8")
+    assert [r.status_code for r in first] == [400, 400, 429]
+    assert other.status_code == 400
+
+
+# 3. Lists, bodies and answers stay small ----------------------------------------------
+
+
+def test_a_hold_longer_than_the_dice_is_refused_by_its_length_alone(started, settings):
+    client, state = started
+    settings.API_MAX_BODY_BYTES = 10_000_000
+    body = json.dumps({"hold": list(range(100_000)), "turn": 0, "roll": 0})
+    started_at = time.perf_counter()
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body)
+    elapsed = time.perf_counter() - started_at
+    error = assert_error(response, 400, "invalid_input")
+    assert "no more than 10" in error["message"]
+    assert len(response.content) < 1000
+    # Not a timing assertion of speed, a bound on work: one length check, no per-element
+    # validation (which took seconds for a million elements).
+    assert elapsed < 5
+
+
+def test_a_body_over_the_limit_is_413_json_before_it_is_read(started):
+    client, state = started
+    body = json.dumps({"hold": [0] * 3000, "turn": 0, "roll": 0})
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body)
+    assert_error(response, 413, "request_too_large")
+    assert Round.objects.get(pk=state["id"]).actions == []
+
+
+def test_a_body_over_the_limit_is_413_even_without_credentials():
+    response = post_raw(APIClient(), "/api/v1/accounts/register/", "x" * 5000)
+    assert_error(response, 413, "request_too_large")
+
+
+def test_error_details_are_bounded_whatever_the_body(settings):
+    settings.API_MAX_BODY_BYTES = 1_000_000
+    body = json.dumps({"username": ["a"] * 5000, "password": {str(i): i for i in range(5000)}})
+    response = post_raw(APIClient(), "/api/v1/accounts/register/", body)
+    assert_error(response, 400, "invalid_input")
+    assert len(response.content) < 2000
+
+
+# 5. Every answer under /api/ is JSON with a code, DEBUG or not ------------------------
+
+
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/rounds/not-a-uuid/",
+        "/api/v1/daily/2026-02-30/",
+        "/api/v1/leaderboards/advent/0999/",
+        "/api/v1/nothing/",
+        "/api/nothing/",
+    ],
+)
+def test_malformed_paths_are_json_404s(settings, debug, url):
+    settings.DEBUG = debug
+    _, client = make_player()
+    assert_error(client.get(url), 404, "not_found")
+
+
+def test_wrong_method_is_json_405_with_allow(started):
+    client, state = started
+    response = client.delete(f"/api/v1/rounds/{state['id']}/roll/")
+    assert_error(response, 405, "method_not_allowed")
+    assert "POST" in response["Allow"]
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ("hold=1&turn=0&roll=0", "application/x-www-form-urlencoded"),
+        (
+            "--b\r\nContent-Disposition: form-data; name=turn\r\n\r\n0\r\n--b--",
+            "multipart/form-data; boundary=b",
+        ),
+        ("turn: 0", "text/plain"),
+    ],
+)
+def test_bodies_that_are_not_json_are_415_and_change_nothing(started, body, content_type):
+    client, state = started
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body, content_type)
+    assert_error(response, 415, "unsupported_media_type")
+    assert Round.objects.get(pk=state["id"]).actions == []
+
+
+def test_throttled_answers_are_json_429_with_retry_after(settings):
+    _rates(settings, login="1/minute")
+    client = APIClient()
+    bad_login(client)
+    response = bad_login(client)
+    assert_error(response, 429, "throttled")
+    assert int(response["Retry-After"]) > 0
+
+
+def test_an_unhandled_error_is_a_json_500_with_debug_on(settings, started, monkeypatch):
+    from games import views
+
+    def boom(**kwargs):
+        raise RuntimeError("a bug")
+
+    settings.DEBUG = True
+    client, state = started
+    monkeypatch.setattr(views.selectors, "round_get_for_player", boom)
+    client.raise_request_exception = False
+    response = client.get(f"/api/v1/rounds/{state['id']}/")
+    assert_error(response, 500, "server_error")
+    assert b"Traceback" not in response.content
+
+
+def test_pages_outside_the_api_keep_their_html_errors(settings):
+    settings.DEBUG = False
+    response = APIClient().get("/no-such-page/")
+    assert response.status_code == 404
+    assert not response["Content-Type"].startswith("application/json")
+
+
+# 6. Strict input --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"hold": ["1"], "turn": 0, "roll": 1},
+        {"hold": [1.0], "turn": 0, "roll": 1},
+        {"hold": [True], "turn": 0, "roll": 1},
+        {"hold": [], "turn": "0", "roll": 1},
+        {"hold": [], "turn": 0, "roll": "1"},
+        {"hold": [], "turn": False, "roll": 1},
+    ],
+)
+def test_numbers_are_json_numbers(started, body):
+    client, state = started
+    client.post(
+        f"/api/v1/rounds/{state['id']}/roll/", {"hold": [], "turn": 0, "roll": 0}, format="json"
+    )
+    before = Round.objects.get(pk=state["id"]).actions
+    response = client.post(f"/api/v1/rounds/{state['id']}/roll/", body, format="json")
+    assert_error(response, 400, "invalid_input")
+    assert Round.objects.get(pk=state["id"]).actions == before
+
+
+def test_a_box_is_a_json_string(started):
+    client, state = started
+    client.post(
+        f"/api/v1/rounds/{state['id']}/roll/", {"hold": [], "turn": 0, "roll": 0}, format="json"
+    )
+    response = client.post(
+        f"/api/v1/rounds/{state['id']}/score/", {"category": 7, "turn": 0}, format="json"
+    )
+    assert_error(response, 400, "invalid_input")
+
+
+def register(username, display_name=None, client=None):
+    body = {"username": username, "password": "a-long-enough-passphrase"}
+    if display_name is not None:
+        body["display_name"] = display_name
+    return (client or APIClient()).post("/api/v1/accounts/register/", body, format="json")
+
+
+def test_usernames_are_nfkc_normalised_and_unique_regardless_of_case():
+    assert register("alice").status_code == 201
+    for lookalike in ("\uff41\uff4c\uff49\uff43\uff45", "ALICE", "Alice"):
+        assert_error(register(lookalike), 409, "username_taken")
+    assert User.objects.count() == 1
+
+
+def test_login_is_case_insensitive_and_nfkc_like_registration():
+    register("Bob")
+    for spelling in ("bob", "BOB", "\uff42\uff4f\uff42"):
+        response = APIClient().post(
+            "/api/v1/accounts/token/",
+            {"username": spelling, "password": "a-long-enough-passphrase"},
+            format="json",
+        )
+        assert response.status_code == 200, (spelling, response.json())
+
+
+def test_display_names_lose_control_and_bidi_override_characters():
+    response = register("carol", display_name="  car\u202eol\x07 \u2066x\u2069 ")
+    assert response.status_code == 201
+    assert response.json()["display_name"] == "carol x"
+    token = response.json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    patched = client.patch("/api/v1/accounts/me/", {"display_name": "\u202dEve\r\n"}, format="json")
+    assert patched.json()["display_name"] == "Eve"
+
+
+@pytest.mark.django_db(transaction=True)  # board jobs run on commit
+def test_a_blank_display_name_on_register_shows_the_username(at_noon):
+    response = register("dave", display_name="")
+    assert response.status_code == 201
+    assert response.json()["display_name"] == ""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    from tests.factories import play_round
+
+    state = client.post("/api/v1/daily/2026-11-20/rounds/").json()
+    play_round(client, state["id"])
+    board = client.get("/api/v1/leaderboards/daily/2026-11-20/").json()
+    assert board["results"][0]["display_name"] == "dave"
+
+
+# 4. Expected races are not database errors --------------------------------------------
+
+
+class FailedStatements:
+    """Every statement the database refused, as Django sent it."""
+
+    def __init__(self):
+        self.failed = []
+
+    def __call__(self, execute, sql, params, many, context):
+        try:
+            return execute(sql, params, many, context)
+        except Exception:
+            self.failed.append(sql)
+            raise
+
+
+def test_a_taken_username_and_a_repeated_start_send_no_failing_statement(at_noon):
+    register("erin")
+    _, client = make_player()
+    watcher = FailedStatements()
+    with connection.execute_wrapper(watcher):
+        assert register("erin").status_code == 409
+        assert register("ERIN").status_code == 409
+        from daily import services
+
+        services.challenge_get_or_create(day=dt.date(2026, 11, 20))
+        client.post("/api/v1/daily/2026-11-20/rounds/")
+        client.post("/api/v1/daily/2026-11-20/rounds/")
+    assert watcher.failed == []
+
+
+def test_a_lost_round_start_race_sends_no_failing_statement(at_noon):
+    from daily.services import challenge_get_or_create
+    from games import services
+
+    user, _ = make_player()
+    challenge = challenge_get_or_create(day=dt.date(2026, 11, 20))
+    import yatzy
+
+    first = services.round_create(
+        player=user,
+        challenge=challenge,
+        ranked=True,
+        ruleset=yatzy.get_ruleset("maxi"),
+        seed=bytes(challenge.seed),
+    )
+    watcher = FailedStatements()
+    with connection.execute_wrapper(watcher):
+        # What a concurrent start that lost the unique constraint does.
+        second = services.round_create(
+            player=user,
+            challenge=challenge,
+            ranked=True,
+            ruleset=yatzy.get_ruleset("maxi"),
+            seed=bytes(challenge.seed),
+        )
+    assert first is not None and second is None
+    assert watcher.failed == []
+    assert Round.objects.filter(player=user).count() == 1
+
+
+# 9. Expired reads as expired ----------------------------------------------------------
+
+
+def test_an_unfinished_ranked_round_reads_expired_from_the_reveal(settings):
+    settings.DAILY_GRACE = dt.timedelta(minutes=30)
+    with time_machine.travel(NOON, tick=False):
+        _, client = make_player()
+        state = client.post("/api/v1/daily/2026-11-20/rounds/").json()
+    reveal = dt.datetime(2026, 11, 21, 0, 30, tzinfo=dt.UTC)
+    with time_machine.travel(reveal - dt.timedelta(seconds=1), tick=False):
+        assert client.get(f"/api/v1/rounds/{state['id']}/").json()["status"] == "in_progress"
+    with time_machine.travel(reveal, tick=False):
+        view = client.get(f"/api/v1/rounds/{state['id']}/").json()
+        day = client.get("/api/v1/daily/2026-11-20/").json()
+    assert view["status"] == "expired"
+    assert view["options"] == {} and view["rolls_left"] == 0
+    assert view["seed"] is not None
+    assert day["my_round"]["status"] == "expired"
+    # Nothing wrote it: the read alone says so.
+    assert Round.objects.get(pk=state["id"]).status == "in_progress"
