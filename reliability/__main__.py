@@ -122,6 +122,9 @@ def _verify(
     scanned, leak_failures = checks.scan_for_leaks(tally.exchanges)
     result["responses_scanned_for_leaks"] = scanned
     failures += leak_failures
+    logs, log_failures = checks.scan_logs_for_seed(sorted(stack.base.glob("*.log")))
+    result["logs_scanned_for_seeds"] = logs
+    failures += log_failures
     result["failures"] = failures
     return result
 
@@ -320,6 +323,7 @@ def _print_phase(phase: str, result: dict[str, Any]) -> None:
         "rounds_checked",
         "api_board_entries_checked",
         "responses_scanned_for_leaks",
+        "logs_scanned_for_seeds",
         "cases",
         "operations",
         "elapsed_s",

@@ -15,6 +15,7 @@ import datetime as dt
 import itertools
 import json
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -193,6 +194,20 @@ def scan_for_leaks(exchanges: list[Exchange]) -> tuple[int, list[str]]:
         if isinstance(body, dict) and "commitment" in body and body.get("seed") is not None:
             failures.append(f"{where}: a seed is shown before the reveal")
     return len(exchanges), failures
+
+
+def scan_logs_for_seed(paths: list[Path]) -> tuple[int, list[str]]:
+    """Every log of the stack (PostgreSQL, web, worker, beat): the unrevealed seed of
+    the day appears in none, in any of the forms it could be written in."""
+    close_old_connections()
+    seed = bytes(Challenge.objects.get(date=clock.today()).seed)
+    secrets_ = [seed.hex(), seed.hex().upper(), base64.b64encode(seed).decode()]
+    failures = []
+    for path in paths:
+        text = path.read_text(errors="replace")
+        if any(secret in text for secret in secrets_):
+            failures.append(f"{path.name}: contains the unrevealed seed of the day")
+    return len(paths), failures
 
 
 def _round_views(body: Any) -> list[dict[str, Any]]:

@@ -109,7 +109,9 @@ class Postgres:
         # round checks report as a lost action (they did, when it was off).
         options = (
             f"-p {self.port} -k {self.socket_dir} -c listen_addresses=127.0.0.1 "
-            "-c max_connections=200 -c fsync=off"
+            "-c max_connections=200 -c fsync=off "
+            # As deploy/docker-compose.yml: refused statements are logged without text.
+            "-c log_min_error_statement=panic"
         )
         self._run(
             str(self.bin / "pg_ctl"),

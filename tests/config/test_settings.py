@@ -36,3 +36,9 @@ def test_bad_daily_grace_fails_at_start():
     result = django_check(DAILY_GRACE="half an hour")
     assert result.returncode != 0
     assert "DAILY_GRACE" in result.stderr
+
+
+def test_production_with_a_short_secret_key_fails_at_start():
+    result = django_check(DEBUG="false", SECRET_KEY="k" * 49, DAILY_SEED_SECRET="s" * 32)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be at least 50 characters" in result.stderr
