@@ -109,3 +109,16 @@ def test_command_line_builds_and_prints_the_value(
     assert main(["solve", "yahtzee", "--forced-order", "--dir", str(tmp_path)]) == 0
     assert "expected score" in capsys.readouterr().out
     assert main(["value", "yatzy", "--forced-order", "--dir", str(tmp_path)]) == 1
+
+
+def test_manage_py_solve_builds_a_table_the_engine_loads(tmp_path, monkeypatch):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    monkeypatch.setenv("YATZY_TABLES_DIR", str(tmp_path))
+    out = StringIO()
+    call_command("solve", "yatzy", "--forced-order", verbosity=0, stdout=out)
+    table = load_table(yatzy.get_ruleset("yatzy", forced_order=True))
+    assert table.path.parent == tmp_path
+    assert f"expected score {table.start_value:.7f}" in out.getvalue()
