@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from daily.models import Challenge
+from daily.selectors import challenge_seed_shown
 
 
 @admin.register(Challenge)
@@ -16,7 +17,7 @@ class ChallengeAdmin(admin.ModelAdmin):
 
     @admin.display(description="seed")
     def shown_seed(self, obj: Challenge) -> str:
-        return bytes(obj.seed).hex() if obj.is_revealed else "(hidden until reveal)"
+        return challenge_seed_shown(obj) or "(hidden until reveal)"
 
     def has_add_permission(self, request) -> bool:
         return False

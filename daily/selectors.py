@@ -20,3 +20,9 @@ def challenge_visible(*, day: dt.date) -> Challenge | None:
             f"There is no daily challenge for {day.isoformat()}.", code="no_challenge"
         )
     return challenge
+
+
+def challenge_seed_shown(challenge: Challenge) -> str | None:
+    """The day's seed in hex once it is revealed; ``None`` before (everywhere: the API,
+    the rounds of the day, the admin)."""
+    return bytes(challenge.seed).hex() if clock.is_revealed(challenge.date) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.db import transaction
 
 import yatzy
 from daily import clock, selectors
@@ -57,3 +58,16 @@ def challenge_for_play(*, day: dt.date) -> Challenge:
     existing past one. Future dates are 404 even when their row already exists."""
     challenge = selectors.challenge_visible(day=day)
     return challenge if challenge is not None else challenge_get_or_create(day=day)
+
+
+def challenges_reseed_future() -> list[Challenge]:
+    """After ``DAILY_SEED_SECRET`` was rotated: replace the rows of the days that have not
+    started (nobody can have played them), so their seeds and public commitments come
+    from the current secret. Today's and past days keep theirs. Returns the new rows."""
+    with transaction.atomic():
+        Challenge.objects.filter(date__gt=clock.today()).delete()
+    first = clock.today() + dt.timedelta(days=1)
+    return [
+        challenge_get_or_create(day=first + dt.timedelta(days=offset))
+        for offset in range(settings.DAILY_CREATE_AHEAD_DAYS)
+    ]

@@ -10,6 +10,7 @@ from accounts.models import User
 from config.api_errors import NotFoundError
 from daily import clock
 from daily.models import Challenge
+from daily.selectors import challenge_seed_shown
 from games.models import Round
 
 
@@ -41,9 +42,9 @@ def round_status(rnd: Round) -> str:
     return rnd.status
 
 
-def round_seed_revealed(rnd: Round) -> bool:
-    """A daily round's seed is public once its day is revealed; until then nobody sees it."""
-    return rnd.challenge is not None and clock.is_revealed(rnd.challenge.date)
+def round_seed_shown(rnd: Round) -> str | None:
+    """The round's seed in hex once a player may see it: a daily round's with its day's."""
+    return challenge_seed_shown(rnd.challenge) if rnd.challenge is not None else None
 
 
 def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
@@ -73,7 +74,7 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "total": game.total,
         "actions": game.actions,
         "commitment": yatzy.commitment(bytes(rnd.seed)),
-        "seed": bytes(rnd.seed).hex() if round_seed_revealed(rnd) else None,
+        "seed": round_seed_shown(rnd),
         "started_at": rnd.started_at,
         "completed_at": rnd.completed_at,
     }
@@ -101,7 +102,7 @@ def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
         "ruleset": challenge.ruleset,
         "rules": challenge.options,
         "commitment": challenge.commitment,
-        "seed": bytes(challenge.seed).hex() if challenge.is_revealed else None,
+        "seed": challenge_seed_shown(challenge),
         "opens_at": clock.opens_at(challenge.date),
         "closes_at": clock.closes_at(challenge.date),
         "reveal_at": clock.reveal_at(challenge.date),

@@ -1,11 +1,10 @@
 from django.contrib import admin, messages
-from django.db.models import CharField, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Cast, Coalesce, Concat
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from daily import clock
-from leaderboards import boards, jobs, services
-from leaderboards.models import BoardEntry, BoardHistogram, Season
+from leaderboards import jobs, selectors, services
+from leaderboards.models import BoardEntry, Season
 
 
 class SeasonStateFilter(admin.SimpleListFilter):
@@ -39,21 +38,7 @@ class SeasonAdmin(admin.ModelAdmin):
     actions = ["recompute_boards"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
-        best_key = Concat(
-            Value("season:"), Cast(OuterRef("pk"), CharField()), Value(f":{boards.BEST}")
-        )
-        players = (
-            BoardHistogram.objects.filter(board=best_key)
-            .order_by()
-            .values("board")
-            .annotate(n=Sum("count"))
-            .values("n")
-        )
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(player_count=Coalesce(Subquery(players, output_field=IntegerField()), 0))
-        )
+        return selectors.seasons_with_player_counts(super().get_queryset(request))
 
     @admin.display(description="players", ordering="player_count")
     def players(self, obj: Season) -> int:

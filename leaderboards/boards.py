@@ -16,7 +16,11 @@ DAILY = "daily"
 BEST = "best"
 STREAK = "streak"
 ADVENT = "advent"
+SEASON = "season"
 ADVENT_LAST_DAY = 24
+# A season's board key is "season:<id>:<kind>"; these parts build it in Python
+# (season_key) and in SQL (selectors.seasons_with_player_counts).
+SEASON_KEY_PARTS = (f"{SEASON}:", ":")
 
 
 @dataclass(frozen=True)
@@ -62,11 +66,12 @@ def season_key(season_id: int, kind: str) -> str:
     >>> season_key(3, STREAK)
     'season:3:streak'
     """
-    return f"season:{season_id}:{kind}"
+    return season_prefix(season_id) + kind
 
 
 def season_prefix(season_id: int) -> str:
-    return f"season:{season_id}:"
+    before, between = SEASON_KEY_PARTS
+    return f"{before}{season_id}{between}"
 
 
 def advent_range(year: int) -> tuple[dt.date, dt.date]:

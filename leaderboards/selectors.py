@@ -10,7 +10,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import CharField, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError
@@ -19,7 +20,7 @@ from daily.models import Challenge
 from daily.selectors import challenge_visible
 from games.models import Round
 from leaderboards import boards
-from leaderboards.models import BoardEntry, Season
+from leaderboards.models import BoardEntry, BoardHistogram, Season
 from leaderboards.ranking import ENTRY_ORDER, Histogram, rank_expression, streak_current
 
 _FIELDS = (
@@ -108,6 +109,25 @@ class BoardView:
     after: Cursor | None = None  # continues after the last result
     before: Cursor | None = None  # ends before the first result
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
+    """``seasons`` annotated with ``player_count``: the players on each one's best-day
+    board, read from its histogram (one row per distinct score, not per player)."""
+    before, between = boards.SEASON_KEY_PARTS
+    best_key = Concat(
+        Value(before), Cast(OuterRef("pk"), CharField()), Value(f"{between}{boards.BEST}")
+    )
+    players = (
+        BoardHistogram.objects.filter(board=best_key)
+        .order_by()
+        .values("board")
+        .annotate(n=Sum("count"))
+        .values("n")
+    )
+    return seasons.annotate(
+        player_count=Coalesce(Subquery(players, output_field=IntegerField()), 0)
+    )
 
 
 def season_get(*, slug: str) -> Season:

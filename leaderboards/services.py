@@ -137,7 +137,7 @@ def _rebuild_locked(board: str) -> None:
         sql.insert_streak(board, None)
     elif kind == boards.ADVENT:
         sql.insert_sum(board, boards.advent_range(int(rest)))
-    elif kind == "season":
+    elif kind == boards.SEASON:
         season_id, _, season_kind = rest.partition(":")
         season = Season.objects.filter(pk=int(season_id)).first()
         if season is not None:

@@ -247,11 +247,9 @@ def lock_boards(keys: Iterable[str], *, exclusive: bool) -> None:
     IMMEDIATE transactions already serialise every writer."""
     if connection.vendor != "postgresql":
         return
-    ids = sorted({_lock_id(key) for key in keys})
-    if not ids:
-        return
-    function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
-    _execute(f"SELECT COUNT({function}(k)) FROM unnest(%s::bigint[]) AS k", [ids])
+    ids = _lock_ids(keys)
+    if ids:
+        _execute(f"SELECT {_BOARD_LOCKS[exclusive]}", [ids])
 
 
 def lock_for_refresh(player_id: int, keys: Iterable[str]) -> None:
@@ -264,10 +262,24 @@ def lock_for_refresh(player_id: int, keys: Iterable[str]) -> None:
     if connection.vendor != "postgresql":
         return
     _execute(
-        "SELECT pg_advisory_xact_lock(%s),"
-        " (SELECT COUNT(pg_advisory_xact_lock_shared(k)) FROM unnest(%s::bigint[]) AS k)",
-        [_lock_id(f"player:{player_id}"), sorted({_lock_id(key) for key in keys})],
+        f"SELECT pg_advisory_xact_lock(%s), {_BOARD_LOCKS[False]}",
+        [_lock_id(f"player:{player_id}"), _lock_ids(keys)],
     )
+
+
+# One board lock per id of a bigint[] parameter, exclusive (True) or shared (False).
+_BOARD_LOCKS = {
+    exclusive: f"(SELECT COUNT({function}(k)) FROM unnest(%s::bigint[]) AS k)"
+    for exclusive, function in (
+        (True, "pg_advisory_xact_lock"),
+        (False, "pg_advisory_xact_lock_shared"),
+    )
+}
+
+
+def _lock_ids(keys: Iterable[str]) -> list[int]:
+    """Lock ids in one fixed order, so two transactions never deadlock on them."""
+    return sorted({_lock_id(key) for key in keys})
 
 
 def _lock_id(key: str) -> int:

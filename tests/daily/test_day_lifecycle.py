@@ -1,6 +1,7 @@
 """Creating days ahead, closing them after the grace period, and the jobs behind it."""
 
 import datetime as dt
+import io
 
 import pytest
 import time_machine
@@ -36,6 +37,26 @@ def test_seed_is_derived_from_the_secret_and_kept_when_it_rotates(settings):
         fresh = services.challenge_get_or_create(day=dt.date(2026, 11, 21))
     assert bytes(again.seed) == bytes(first.seed)
     assert bytes(fresh.seed) != bytes(first.seed)
+
+
+def test_reseeding_the_future_after_a_rotation_keeps_today_and_replaces_upcoming_days(settings):
+    from django.core.management import call_command
+
+    import yatzy
+
+    settings.DAILY_CREATE_AHEAD_DAYS = 2
+    with at(20):
+        services.challenges_ensure_upcoming()
+        before = {c.date: c.commitment for c in Challenge.objects.all()}
+        settings.DAILY_SEED_SECRET = "rotated after a leak"
+        call_command("challenges_reseed_future", stdout=io.StringIO())
+    after = {c.date: c.commitment for c in Challenge.objects.all()}
+    today = dt.date(2026, 11, 20)
+    assert set(after) == set(before)
+    assert after[today] == before[today]
+    for day in (dt.date(2026, 11, 21), dt.date(2026, 11, 22)):
+        expected = yatzy.commitment(yatzy.daily_seed("rotated after a leak", day))
+        assert after[day] == expected != before[day]
 
 
 def test_day_close_expires_unfinished_ranked_rounds_once():
