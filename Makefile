@@ -31,7 +31,7 @@ test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest --cov --cov-report=term
 
 lint: install
 	$(VENV)/bin/ruff check .

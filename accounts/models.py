@@ -30,6 +30,20 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=40, blank=True)
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    # Database defaults too, so the previous release's code can insert players while a
+    # rolling deploy runs (docs/operations.md, migrations).
+    ruleset = models.CharField(
+        max_length=16,
+        default="maxi",
+        db_default="maxi",
+        help_text="Ruleset of the player's next new game.",
+    )
+    options = models.JSONField(
+        default=dict,
+        db_default=models.Value({}, output_field=models.JSONField()),
+        blank=True,
+        help_text="Options of the player's next new game.",
+    )
 
     objects = PlayerManager()
 

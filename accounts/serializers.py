@@ -3,9 +3,10 @@ from django.contrib.auth import authenticate
 from django.core.validators import RegexValidator
 from rest_framework import serializers
 
+import yatzy
 from accounts.models import User, validate_time_zone
 from accounts.names import display_name_clean, username_normalize
-from config.fields import StrictCharField, StrictChoiceField
+from config.fields import OptionsField, StrictCharField, StrictChoiceField
 
 
 class UsernameField(StrictCharField):
@@ -67,10 +68,31 @@ class MeSerializer(serializers.ModelSerializer):
     display_name = DisplayNameField(required=False)
     language = StrictChoiceField(choices=settings.LANGUAGES, required=False)
     time_zone = StrictCharField(max_length=64, validators=[validate_time_zone], required=False)
+    ruleset = StrictChoiceField(
+        choices=list(yatzy.RULESETS),
+        required=False,
+        help_text="The ruleset of your next new game (not of a running one).",
+    )
+    options = OptionsField(
+        required=False,
+        help_text=(
+            "Options of that ruleset for your next new game; checked by the engine. "
+            "Changing `ruleset` alone resets them."
+        ),
+    )
 
     class Meta:
         model = User
-        fields = ["id", "username", "display_name", "language", "time_zone", "date_joined"]
+        fields = [
+            "id",
+            "username",
+            "display_name",
+            "language",
+            "time_zone",
+            "ruleset",
+            "options",
+            "date_joined",
+        ]
         read_only_fields = ["id", "username", "date_joined"]
 
 

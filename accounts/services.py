@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+import yatzy
 from accounts import hooks
 from accounts.models import User
 from accounts.names import display_name_clean, username_normalize
@@ -54,14 +55,27 @@ def user_logout(*, user: User) -> None:
     Token.objects.filter(user=user).delete()
 
 
+PROFILE_FIELDS = ("display_name", "language", "time_zone", "ruleset", "options")
+
+
 def user_update(*, user: User, data: dict[str, Any]) -> User:
-    """Apply already-validated profile fields (display_name, language, time_zone)."""
-    for field in ("display_name", "language", "time_zone"):
-        if field in data:
-            setattr(user, field, data[field])
-    if "display_name" in data:
-        user.display_name = display_name_clean(user.display_name)
-    user.save(update_fields=[f for f in ("display_name", "language", "time_zone") if f in data])
+    """Apply profile fields. The ruleset and options of new games are checked by the
+    engine (its ``RulesetError``, 400 with its code, changes nothing); a new ruleset
+    without options starts from that ruleset's defaults."""
+    changes = {field: data[field] for field in PROFILE_FIELDS if field in data}
+    if "ruleset" in changes and "options" not in changes and changes["ruleset"] != user.ruleset:
+        changes["options"] = {}
+    if "ruleset" in changes or "options" in changes:
+        # Raises for a bad name, option or value. The options are stored as given, not
+        # with every default spelled out.
+        yatzy.get_ruleset(
+            changes.get("ruleset", user.ruleset), **changes.get("options", user.options)
+        )
+    if "display_name" in changes:
+        changes["display_name"] = display_name_clean(changes["display_name"])
+    for field, value in changes.items():
+        setattr(user, field, value)
+    user.save(update_fields=list(changes))
     return user
 
 

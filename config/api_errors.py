@@ -41,6 +41,11 @@ class NotFoundError(ServiceError):
     code = "not_found"
 
 
+class ForbiddenError(ServiceError):
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "forbidden"
+
+
 class ConflictError(ServiceError):
     """The client acted on stale state; ``extra`` holds the current state to resync."""
 
@@ -92,7 +97,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF exception handler producing :func:`error_body` responses."""
     if isinstance(exc, ServiceError):
         extra = {} if exc.extra is None else {"current": exc.extra}
-        return Response(error_body(exc.code, exc.message, **extra), status=exc.status_code)
+        retry_after = getattr(exc, "retry_after", None)
+        return Response(
+            error_body(exc.code, exc.message, **extra),
+            status=exc.status_code,
+            headers={"Retry-After": str(retry_after)} if retry_after is not None else None,
+        )
     if isinstance(exc, yatzy.YatzyError):
         return Response(error_body(exc.code, str(exc)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, (OperationalError, InterfaceError)):

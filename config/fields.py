@@ -53,3 +53,20 @@ class BoundedListField(serializers.ListField):
         if self.max_length is not None and len(data) > self.max_length:
             self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
+
+
+class OptionsField(serializers.DictField):
+    """A JSON object of ruleset options, at most ``max_keys`` of them; their values are
+    checked by the engine (``yatzy.get_ruleset``), which answers with its own codes."""
+
+    def __init__(self, *, max_keys: int = 10, **kwargs: Any) -> None:
+        self.max_keys = max_keys
+        kwargs.setdefault("child", serializers.JSONField())
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            self.fail("not_a_dict", input_type=type(data).__name__)
+        if len(data) > self.max_keys:
+            raise serializers.ValidationError(f"At most {self.max_keys} options.")
+        return dict(data)

@@ -155,7 +155,21 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The beat schedule lives here in code (reviewed, versioned, identical on every deploy);
 # exactly one `celery beat` process runs it.
+# Strategy-table builds take minutes of CPU (Maxi): they have their own queue and worker,
+# so board updates never wait behind one.
+CELERY_TASK_ROUTES = {"games.tasks.tables_build_due": {"queue": "tables"}}
 CELERY_BEAT_SCHEDULE = {
+    "games-tables-build-due": {
+        "task": "games.tasks.tables_build_due",
+        "schedule": timedelta(seconds=30),
+        "options": {"expires": 25},
+    },
+    # What the expert scored on each revealed day's dice, once the Maxi table exists.
+    "games-experts-play-due": {
+        "task": "games.tasks.experts_play_due",
+        "schedule": timedelta(minutes=5),
+        "options": {"expires": 280},
+    },
     "daily-ensure-upcoming-challenges": {
         "task": "daily.tasks.challenges_ensure_upcoming",
         "schedule": crontab(minute="*/15"),
@@ -186,6 +200,11 @@ if DAILY_GRACE is None:
     raise ImproperlyConfigured("DAILY_GRACE must be minutes (30) or a duration (00:30:00).")
 # How many days ahead the beat job creates challenge rows.
 DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
+
+# --- Strategy tables -----------------------------------------------------------------
+# Tables for options other than the rulesets' defaults are built on demand, at most this
+# many (a Maxi table is 268 MB and minutes of CPU).
+STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
 
 # --- Auth and API ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -236,6 +255,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "RoundModeEnum": ["daily", "solo", "computer"],
+        "NewGameModeEnum": ["solo", "computer"],
+    },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }
 

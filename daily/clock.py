@@ -42,6 +42,13 @@ def is_revealed(day: dt.date, now: dt.datetime | None = None) -> bool:
     return (now or timezone.now()) >= reveal_at(day)
 
 
+def last_revealed_day(now: dt.datetime | None = None) -> dt.date:
+    """The latest day whose seed is revealed by ``now`` (the day before yesterday until
+    yesterday's grace period ends, yesterday afterwards)."""
+    yesterday = today(now) - dt.timedelta(days=1)
+    return yesterday if is_revealed(yesterday, now) else yesterday - dt.timedelta(days=1)
+
+
 def theme(day: dt.date) -> str:
     """The die skin of a day's rounds: Christmas all December."""
     return "christmas" if day.month == 12 else "classic"

@@ -21,6 +21,11 @@ class Challenge(models.Model):
     closed_at = models.DateTimeField(
         null=True, blank=True, help_text="When the day-close job finished this day."
     )
+    expert_total = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="What the expert (the exact table) scored on the day's dice; after reveal.",
+    )
 
     class Meta:
         ordering = ["-date"]

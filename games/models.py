@@ -15,6 +15,14 @@ class Round(models.Model):
 
     class Mode(models.TextChoices):
         DAILY = "daily"
+        SOLO = "solo"
+        COMPUTER = "computer"
+
+    class Level(models.TextChoices):
+        EASY = "easy"
+        MEDIUM = "medium"
+        HARD = "hard"
+        EXPERT = "expert"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(
@@ -40,10 +48,26 @@ class Round(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     completed_at = models.DateTimeField(null=True, blank=True)
+    level = models.CharField(
+        max_length=8,
+        choices=Level.choices,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="The computer's level.",
+    )
+    opponent = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The computer's game: its engine snapshot and the log of its turns.",
+    )
 
     class Meta:
         ordering = ["-started_at"]
-        indexes = [models.Index(fields=["challenge", "ranked", "status"])]
+        indexes = [
+            models.Index(fields=["challenge", "ranked", "status"]),
+            models.Index(fields=["player", "-started_at"], name="round_player_newest"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "challenge"],
@@ -60,6 +84,16 @@ class Round(models.Model):
                 name="round_ranked_needs_challenge",
             ),
             models.CheckConstraint(
+                condition=Q(mode="daily", challenge__isnull=False)
+                | (~Q(mode="daily") & Q(challenge__isnull=True)),
+                name="round_daily_iff_challenge",
+            ),
+            models.CheckConstraint(
+                condition=(Q(mode="computer") & ~Q(level="") & Q(opponent__isnull=False))
+                | (~Q(mode="computer") & Q(level="") & Q(opponent__isnull=True)),
+                name="round_computer_has_opponent",
+            ),
+            models.CheckConstraint(
                 condition=Q(status="completed", total__isnull=False, completed_at__isnull=False)
                 | (~Q(status="completed") & Q(total__isnull=True)),
                 name="round_total_iff_completed",
@@ -68,3 +102,38 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.id} ({self.player_id}, {self.status})"
+
+
+class StrategyTable(models.Model):
+    """An exact strategy table the service needs (hints, analysis, the expert), and where
+    its build stands. The file lives in ``YATZY_TABLES_DIR``; this row is what requests
+    and operators see: a request that needs a missing table queues a row, the worker's
+    ``tables_build_due`` job claims and builds it, recording its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        BUILDING = "building"
+        READY = "ready"
+        FAILED = "failed"
+
+    key = models.CharField(max_length=500, unique=True, help_text="Ruleset and options.")
+    ruleset = models.CharField(max_length=16)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    states_done = models.BigIntegerField(default=0)
+    states_total = models.BigIntegerField(default=0)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["requested_at"]
+
+    def __str__(self) -> str:
+        return f"table {self.ruleset} {self.status}"
+
+    @property
+    def progress(self) -> float:
+        return self.states_done / self.states_total if self.states_total else 0.0

@@ -1,6 +1,17 @@
 from rest_framework import serializers
 
-from config.fields import BoundedListField, StrictCharField, StrictIntegerField
+import yatzy
+from config.fields import (
+    BoundedListField,
+    OptionsField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictIntegerField,
+)
+from games.models import Round
+
+LEVELS = [level.value for level in Round.Level]
+STATUSES = [status.value for status in Round.Status]
 
 
 class RollSerializer(serializers.Serializer):
@@ -19,13 +30,36 @@ class ScoreSerializer(serializers.Serializer):
     turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
 
 
+class OpponentTurnSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    rolls = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="The dice after each roll.",
+    )
+    holds = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="The positions held before each reroll.",
+    )
+    category = serializers.CharField()
+    points = serializers.IntegerField()
+
+
+class OpponentSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(choices=LEVELS)
+    scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    upper_total = serializers.IntegerField()
+    bonus = serializers.IntegerField()
+    total = serializers.IntegerField()
+    turns = OpponentTurnSerializer(many=True, help_text="Its turns so far, oldest first.")
+
+
 class RoundSerializer(serializers.Serializer):
     """The player's view of a round (read-only)."""
 
     id = serializers.UUIDField()
-    mode = serializers.CharField()
+    mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode])
     date = serializers.DateField(allow_null=True)
-    ruleset = serializers.ChoiceField(choices=["maxi", "yatzy", "yahtzee"])
+    ruleset = serializers.ChoiceField(choices=list(yatzy.RULESETS))
     rules = serializers.DictField(help_text="The ruleset options in force for this round.")
     ranked = serializers.BooleanField()
     status = serializers.ChoiceField(choices=["in_progress", "completed", "expired"])
@@ -50,6 +84,15 @@ class RoundSerializer(serializers.Serializer):
     seed = serializers.CharField(allow_null=True, help_text="Hex; null until revealed.")
     started_at = serializers.DateTimeField()
     completed_at = serializers.DateTimeField(allow_null=True)
+    level = serializers.ChoiceField(
+        choices=LEVELS, allow_null=True, help_text="The computer's level (computer games)."
+    )
+    opponent = OpponentSerializer(allow_null=True, help_text="The computer's game.")
+    result = serializers.ChoiceField(
+        choices=["win", "loss", "draw"],
+        allow_null=True,
+        help_text="For you, once a computer game is over.",
+    )
 
 
 class RoundSummarySerializer(serializers.Serializer):
@@ -72,9 +115,88 @@ class ChallengeSerializer(serializers.Serializer):
     reveal_at = serializers.DateTimeField(help_text="End of the grace period; the seed is shown.")
     time_zone = serializers.CharField()
     theme = serializers.CharField()
+    expert_total = serializers.IntegerField(
+        allow_null=True,
+        help_text="What the expert (optimal play) scored on the day's dice; after reveal.",
+    )
     my_round = RoundSummarySerializer(
         allow_null=True, help_text="Your ranked round of the day: its total is your score."
     )
     practice_round = RoundSummarySerializer(
         allow_null=True, help_text="Your unfinished practice round of the day, if any."
     )
+
+
+class GameCreateSerializer(serializers.Serializer):
+    mode = StrictChoiceField(choices=[Round.Mode.SOLO.value, Round.Mode.COMPUTER.value])
+    ruleset = StrictChoiceField(
+        choices=list(yatzy.RULESETS),
+        required=False,
+        help_text="Default: your settings' ruleset.",
+    )
+    options = OptionsField(
+        required=False, help_text="Ruleset options; default: your settings' options."
+    )
+    level = StrictChoiceField(
+        choices=LEVELS, required=False, help_text="Computer games: default `medium`."
+    )
+
+
+class GamesQuerySerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode], required=False)
+    status = serializers.ChoiceField(choices=STATUSES, required=False)
+    page = serializers.IntegerField(min_value=1, required=False)
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode])
+    ruleset = serializers.ChoiceField(choices=list(yatzy.RULESETS))
+    date = serializers.DateField(allow_null=True)
+    ranked = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    turn = serializers.IntegerField()
+    total = serializers.IntegerField()
+    level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
+    opponent_total = serializers.IntegerField(allow_null=True)
+    result = serializers.ChoiceField(choices=["win", "loss", "draw"], allow_null=True)
+    started_at = serializers.DateTimeField()
+    completed_at = serializers.DateTimeField(allow_null=True)
+
+
+class MoveSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["roll", "hold", "score"])
+    hold = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Positions to keep (a hold)."
+    )
+    keep = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The faces those positions show."
+    )
+    category = serializers.CharField(allow_null=True, help_text="The box (a score).")
+    points = serializers.IntegerField(allow_null=True, help_text="Its points (a score).")
+    expected = serializers.FloatField(help_text="Final score expected after this move.")
+
+
+class HintSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField()
+    dice = serializers.ListField(child=serializers.IntegerField())
+    best = MoveSerializer()
+    moves = MoveSerializer(many=True, help_text="Every distinct legal move, best first.")
+
+
+class DecisionSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    roll = serializers.IntegerField(help_text="Rolls used when deciding.")
+    dice = serializers.ListField(child=serializers.IntegerField())
+    kind = serializers.ChoiceField(choices=["hold", "score"])
+    played = MoveSerializer()
+    best = MoveSerializer()
+    loss = serializers.FloatField(help_text="Expected points given away.")
+
+
+class AnalysisSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    expected_start = serializers.FloatField(help_text="Expected final score at the start.")
+    loss = serializers.FloatField(help_text="Expected points given away in all.")
+    decisions = DecisionSerializer(many=True)

@@ -1,4 +1,5 @@
-"""Round writes: start a round, roll or score on it one action at a time, close a day.
+"""Round writes: start a round of any mode, roll or score on it one action at a time
+(a computer round's opponent plays its turn in the same write), close a day.
 
 Each action is an optimistic, versioned write: read the round, check the client's
 ``turn``/``roll`` against it, let the engine apply the action, then store the new state
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from typing import Any
@@ -29,16 +31,29 @@ from config.api_errors import ConflictError, ServiceError
 from daily import clock
 from daily.models import Challenge
 from daily.services import challenge_for_play
-from games import hooks, selectors
+from games import hooks, selectors, tables
 from games.models import Round
+from yatzy.strategy import Table, bot_play, bot_turn
 
 logger = logging.getLogger(__name__)
 
 
+# A player may have this many unfinished games outside the daily at once.
+MAX_UNFINISHED_GAMES = 20
+
+
 def round_create(
-    *, player: User, challenge: Challenge | None, ranked: bool, ruleset: yatzy.Ruleset, seed: bytes
+    *,
+    player: User,
+    ruleset: yatzy.Ruleset,
+    seed: bytes,
+    mode: str = Round.Mode.DAILY,
+    challenge: Challenge | None = None,
+    ranked: bool = False,
+    level: str = "",
 ) -> Round | None:
-    """Store a new round at its first turn, before any die is rolled.
+    """Store a new round at its first turn, before any die is rolled (a computer round
+    with its opponent's game on the same seed).
 
     Returns ``None`` when a unique constraint refused it (a concurrent start won): the
     insert is ``INSERT … ON CONFLICT DO NOTHING``, so losing that race is no database
@@ -47,6 +62,7 @@ def round_create(
     game = yatzy.Game(ruleset, seed)
     rnd = Round(
         player=player,
+        mode=mode,
         challenge=challenge,
         ranked=ranked,
         ruleset=ruleset.name,
@@ -54,9 +70,64 @@ def round_create(
         seed=seed,
         actions=game.actions,
         snapshot=game.snapshot(),
+        level=level,
+        opponent={"snapshot": game.snapshot(), "turns": []} if level else None,
     )
     Round.objects.bulk_create([rnd], ignore_conflicts=True)
     return Round.objects.filter(pk=rnd.pk).first()
+
+
+def game_ruleset(
+    *, player: User, ruleset: str | None, options: dict[str, Any] | None
+) -> yatzy.Ruleset:
+    """The ruleset of a new game: the request's, else the player's settings (their
+    options apply to their ruleset only). Bad names and options raise the engine's
+    ``RulesetError`` (400 with its code)."""
+    name = ruleset or player.ruleset
+    if options is None:
+        options = player.options if name == player.ruleset else {}
+    return yatzy.get_ruleset(name, **options)
+
+
+def game_create(
+    *,
+    player: User,
+    mode: str,
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+    level: str | None = None,
+) -> Round:
+    """Start a solo or computer game on 32 random bytes from the server: its commitment
+    is shown from the start, the seed once the game is over. The ruleset and options
+    are fixed now; the player's settings change only later games."""
+    rs = game_ruleset(player=player, ruleset=ruleset, options=options)
+    if mode == Round.Mode.COMPUTER:
+        level = level or Round.Level.MEDIUM
+        if level == Round.Level.EXPERT and rs.saved_rolls:
+            raise ServiceError(
+                "The expert plays an exact strategy, and none exists for saved rolls.",
+                code="expert_unsupported",
+            )
+        if level == Round.Level.EXPERT:
+            tables.table_request(rs)
+            tables.table_get(rs)  # 503 table_building until the expert can play
+    elif level:
+        raise ServiceError("Only computer games have a level.", code="level_not_applicable")
+    else:
+        tables.table_request(rs)  # so the hints are ready when the player asks
+    unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
+        mode=Round.Mode.DAILY
+    )
+    if unfinished.count() >= MAX_UNFINISHED_GAMES:
+        raise ServiceError(
+            f"You have {MAX_UNFINISHED_GAMES} unfinished games; finish one first.",
+            code="too_many_unfinished_games",
+        )
+    rnd = round_create(
+        player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
+    )
+    assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
+    return rnd
 
 
 def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
@@ -92,7 +163,12 @@ def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
 
 
 def _round_act(
-    *, round_id: UUID, player: User, expect: dict[str, int], act: Callable[[yatzy.Game], Any]
+    *,
+    round_id: UUID,
+    player: User,
+    expect: dict[str, int],
+    act: Callable[[yatzy.Game], Any],
+    scores: bool = False,
 ) -> tuple[Round, yatzy.Game]:
     rnd = selectors.round_get_for_player(round_id=round_id, player=player)
     if selectors.round_status(rnd) == Round.Status.EXPIRED:
@@ -110,7 +186,11 @@ def _round_act(
     seen = {"turn": game.turn, "roll": game.rolls_used}
     if any(seen[key] != value for key, value in expect.items()):
         raise _stale(rnd, game)
+    # The expert's table is looked up before anything changes: a 503 changes nothing.
+    opponent_table = _opponent_table(rnd) if scores else None
     act(game)
+    if scores and rnd.opponent is not None:
+        rnd.opponent = _opponent_play(rnd, table=opponent_table)
     now = timezone.now()
     if game.is_over:
         rnd.status, rnd.total, rnd.completed_at = Round.Status.COMPLETED, game.total, now
@@ -119,6 +199,7 @@ def _round_act(
         stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
             actions=game.actions,
             snapshot=game.snapshot(),
+            opponent=rnd.opponent,
             status=rnd.status,
             total=rnd.total,
             completed_at=rnd.completed_at,
@@ -134,6 +215,28 @@ def _round_act(
     rnd.version += 1
     rnd.updated_at = now
     return rnd, game
+
+
+def _opponent_table(rnd: Round) -> Table | None:
+    if rnd.level != Round.Level.EXPERT:
+        return None
+    return tables.table_get(yatzy.get_ruleset(rnd.ruleset, **rnd.options))
+
+
+def _opponent_play(rnd: Round, *, table: Table | None) -> dict[str, Any]:
+    """The computer plays the turn the player has just finished, on the same seed: the
+    same first roll, and the same new dice wherever it keeps the same dice."""
+    assert rnd.opponent is not None
+    bot = yatzy.Game.from_snapshot(rnd.opponent["snapshot"])
+    played = bot_turn(bot, rnd.level, table=table)  # type: ignore[arg-type]
+    turn = {
+        "turn": played.turn,
+        "rolls": [list(dice) for dice in played.rolls],
+        "holds": [list(hold) for hold in played.holds],
+        "category": played.category,
+        "points": played.points,
+    }
+    return {"snapshot": bot.snapshot(), "turns": [*rnd.opponent["turns"], turn]}
 
 
 def _stale(rnd: Round, game: yatzy.Game) -> ConflictError:
@@ -166,6 +269,7 @@ def round_score(
         player=player,
         expect={"turn": turn},
         act=lambda game: game.score(category),
+        scores=True,
     )
 
 
@@ -202,3 +306,25 @@ def days_close_due() -> list[dt.date]:
     """Close every day whose grace period has ended and that is not closed yet."""
     pending = Challenge.objects.filter(closed_at__isnull=True, date__lt=clock.today())
     return [c.date for c in pending.only("date") if day_close(day=c.date)]
+
+
+def experts_play_due(*, limit: int = 10) -> list[dt.date]:
+    """Let the expert (the exact table) play every revealed day's dice that it has not
+    played yet, and record its total on the day; a day waits while the table is being
+    built. Idempotent: the total is stored only where none is."""
+    due = Challenge.objects.filter(
+        expert_total__isnull=True, date__lte=clock.last_revealed_day()
+    ).order_by("-date")[:limit]
+    played = []
+    for challenge in due:
+        rs = yatzy.get_ruleset(challenge.ruleset, **challenge.options)
+        try:
+            table = tables.table_get(rs)
+        except tables.TableBuilding:
+            break
+        game = bot_play(yatzy.Game(rs, bytes(challenge.seed)), "expert", table=table)
+        if Challenge.objects.filter(pk=challenge.pk, expert_total__isnull=True).update(
+            expert_total=game.total
+        ):
+            played.append(challenge.date)
+    return played

@@ -7,7 +7,12 @@ urlpatterns = [
     path("daily/", views.DailyTodayView.as_view(), name="daily-today"),
     path("daily/<isodate:day>/", views.DailyDateView.as_view(), name="daily-date"),
     path("daily/<isodate:day>/rounds/", views.DailyRoundsView.as_view(), name="daily-rounds"),
+    path("games/", views.GamesView.as_view(), name="games"),
     path("rounds/<uuid:round_id>/", views.RoundDetailView.as_view(), name="round-detail"),
+    path("rounds/<uuid:round_id>/hint/", views.RoundHintView.as_view(), name="round-hint"),
+    path(
+        "rounds/<uuid:round_id>/analysis/", views.RoundAnalysisView.as_view(), name="round-analysis"
+    ),
     path("rounds/<uuid:round_id>/roll/", views.RoundRollView.as_view(), name="round-roll"),
     path("rounds/<uuid:round_id>/score/", views.RoundScoreView.as_view(), name="round-score"),
 ]

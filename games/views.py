@@ -2,22 +2,102 @@ import datetime as dt
 from uuid import UUID
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.generics import GenericAPIView
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.openapi import ERROR_RESPONSES
+from config.openapi import ERROR_RESPONSES, ErrorSerializer
 from daily import clock
 from daily.services import challenge_for_play
 from games import selectors, services
 from games.serializers import (
+    AnalysisSerializer,
     ChallengeSerializer,
+    GameCreateSerializer,
+    GamesQuerySerializer,
+    GameSummarySerializer,
+    HintSerializer,
     RollSerializer,
     RoundSerializer,
     ScoreSerializer,
 )
+
+UNAVAILABLE = {
+    403: OpenApiResponse(
+        ErrorSerializer, description="`hint_unavailable`: a daily whose day is not over."
+    ),
+    503: OpenApiResponse(
+        ErrorSerializer,
+        description="`table_building`: the strategy table is being built; see `Retry-After`.",
+    ),
+}
+
+
+class GamesView(GenericAPIView):
+    throttle_scope = "play"
+    pagination_class = PageNumberPagination
+
+    @extend_schema(
+        parameters=[GamesQuerySerializer],
+        responses={200: GameSummarySerializer(many=True), **ERROR_RESPONSES},
+        summary="Your games of every mode, newest first",
+    )
+    def get(self, request: Request) -> Response:
+        query = GamesQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rounds = selectors.games_for_player(
+            player=request.user,
+            mode=query.validated_data.get("mode"),
+            status=query.validated_data.get("status"),
+        )
+        page = self.paginate_queryset(rounds)
+        assert page is not None
+        return self.get_paginated_response([selectors.game_summary(rnd) for rnd in page])
+
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: RoundSerializer, **ERROR_RESPONSES, 503: UNAVAILABLE[503]},
+        summary="Start a solo or computer game",
+        description=(
+            "A new round on 32 random bytes from the server: its commitment is shown now, "
+            "its seed once the game is over. Ruleset and options default to your settings "
+            "and are fixed for the game. A computer game's opponent plays each of your "
+            "turns after you, on the same dice."
+        ),
+    )
+    def post(self, request: Request) -> Response:
+        serializer = GameCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rnd = services.game_create(player=request.user, **serializer.validated_data)
+        return Response(selectors.round_payload(rnd), status=status.HTTP_201_CREATED)
+
+
+class RoundHintView(APIView):
+    throttle_scope = "play"
+
+    @extend_schema(
+        responses={200: HintSerializer, **ERROR_RESPONSES, **UNAVAILABLE},
+        summary="The best move now, and every other legal move",
+    )
+    def get(self, request: Request, round_id: UUID) -> Response:
+        rnd = selectors.round_get_for_player(round_id=round_id, player=request.user)
+        return Response(selectors.round_hint(rnd))
+
+
+class RoundAnalysisView(APIView):
+    throttle_scope = "play"
+
+    @extend_schema(
+        responses={200: AnalysisSerializer, **ERROR_RESPONSES, **UNAVAILABLE},
+        summary="Every decision of a finished round against the best one",
+    )
+    def get(self, request: Request, round_id: UUID) -> Response:
+        rnd = selectors.round_get_for_player(round_id=round_id, player=request.user)
+        return Response(selectors.round_analysis(rnd))
 
 
 class DailyTodayView(APIView):

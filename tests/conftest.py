@@ -1,9 +1,34 @@
 import os
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 
+import yatzy
 from config.celery import app as celery_app
+from yatzy.strategy import Table, load_table
+from yatzy.strategy.tables import ENV_DIR
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point ``YATZY_TABLES_DIR`` at a fresh directory, so tests never see stale files
+    (nor the developer's built tables)."""
+    directory = tmp_path_factory.mktemp("tables")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV_DIR, str(directory))
+        yield directory
+
+
+@pytest.fixture(scope="session")
+def yatzy_table(tables_dir: Path) -> Table:
+    return load_table(yatzy.get_ruleset("yatzy"), build=True)
+
+
+@pytest.fixture(scope="session")
+def yahtzee_table(tables_dir: Path) -> Table:
+    return load_table(yatzy.get_ruleset("yahtzee"), build=True)
 
 
 @pytest.fixture(autouse=True)

@@ -122,3 +122,16 @@ def test_manage_py_solve_builds_a_table_the_engine_loads(tmp_path, monkeypatch):
     table = load_table(yatzy.get_ruleset("yatzy", forced_order=True))
     assert table.path.parent == tmp_path
     assert f"expected score {table.start_value:.7f}" in out.getvalue()
+
+
+def test_a_build_reports_its_progress_up_to_every_state(tmp_path):
+    seen: list[tuple[int, int]] = []
+    solve(
+        yatzy.get_ruleset("yahtzee", forced_order=True),
+        directory=tmp_path,
+        progress=False,
+        on_progress=lambda done, total: seen.append((done, total)),
+    )
+    assert len(seen) > 1
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] == seen[-1][1]

@@ -8,13 +8,21 @@
 
 from yatzy.strategy._rules import UnsupportedRules
 from yatzy.strategy.advice import Advice, Analysis, Decision, Move, analyse, best_move
-from yatzy.strategy.bots import LEVELS, Level, bot_move, bot_play, bot_turn
-from yatzy.strategy.tables import Table, TableMissing, load_table, solve, tables_dir
+from yatzy.strategy.bots import LEVELS, BotTurn, Level, bot_move, bot_play, bot_turn
+from yatzy.strategy.tables import (
+    Table,
+    TableMissing,
+    load_table,
+    solve,
+    table_exists,
+    tables_dir,
+)
 
 __all__ = [
     "LEVELS",
     "Advice",
     "Analysis",
+    "BotTurn",
     "Decision",
     "Level",
     "Move",
@@ -28,5 +36,6 @@ __all__ = [
     "bot_turn",
     "load_table",
     "solve",
+    "table_exists",
     "tables_dir",
 ]

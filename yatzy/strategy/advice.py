@@ -232,6 +232,8 @@ class Decision:
     action: Mapping[str, Any]
     chosen: float
     best: Move
+    points: int | None = None
+    """The points the played box got (``None`` for a roll)."""
 
     @property
     def loss(self) -> float:
@@ -289,6 +291,7 @@ def analyse(
                     dict(action),
                     plan.value_of(position, action),
                     plan.moves(position).best,
+                    game.options()[action["category"]] if action["type"] == "score" else None,
                 )
             )
         if action["type"] == "roll":

@@ -40,35 +40,60 @@ from yatzy.strategy.advice import (
     TurnPlan,
     hold_positions,
 )
-from yatzy.strategy.tables import TableMissing, load_table
+from yatzy.strategy.tables import Table, TableMissing, load_table
 
 Level = Literal["easy", "medium", "hard", "expert"]
 LEVELS: tuple[Level, ...] = get_args(Level)
 
 
-def bot_play(game: yatzy.Game, level: Level) -> yatzy.Game:
+@dataclass(frozen=True)
+class BotTurn:
+    """What a bot did in one turn: the dice after each roll, the positions it held
+    before each reroll, and the box it filled with its points."""
+
+    turn: int
+    rolls: tuple[tuple[int, ...], ...]
+    holds: tuple[tuple[int, ...], ...]
+    category: str
+    points: int
+
+
+def bot_play(game: yatzy.Game, level: Level, *, table: Table | None = None) -> yatzy.Game:
     """Play ``game`` to its end at ``level``; returns the same game."""
     while not game.is_over:
-        bot_turn(game, level)
+        bot_turn(game, level, table=table)
     return game
 
 
-def bot_turn(game: yatzy.Game, level: Level) -> None:
-    """Play the current turn of ``game`` from wherever it stands to its box."""
-    plan = _plan(game, level)
+def bot_turn(game: yatzy.Game, level: Level, *, table: Table | None = None) -> BotTurn:
+    """Play the current turn of ``game`` from wherever it stands to its box.
+
+    ``expert`` plays ``table`` when given (else the table on disk, else ``hard``).
+
+    >>> import yatzy
+    >>> record = bot_turn(yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32)), "easy")
+    >>> record.rolls[0], len(record.holds) == len(record.rolls) - 1
+    ((6, 5, 2, 4, 5), True)
+    """
+    plan = _plan(game, level, table)
     turn = game.turn
-    while game.turn == turn:
+    rolls: list[tuple[int, ...]] = [game.dice] if game.rolls_used else []
+    holds: list[tuple[int, ...]] = []
+    while True:
         move = plan(game)
         if move.is_roll:
-            game.roll(move.hold)
-        else:
-            assert move.category is not None
-            game.score(move.category)
+            if game.rolls_used:
+                holds.append(move.hold)
+            rolls.append(game.roll(move.hold))
+            continue
+        assert move.category is not None
+        points = game.score(move.category)
+        return BotTurn(turn, tuple(rolls), tuple(holds), move.category, points)
 
 
-def bot_move(game: yatzy.Game, level: Level) -> Move:
+def bot_move(game: yatzy.Game, level: Level, *, table: Table | None = None) -> Move:
     """The move ``level`` makes next; ``expected`` is the level's own estimate."""
-    return _plan(game, level)(game)
+    return _plan(game, level, table)(game)
 
 
 class _Planner:
@@ -81,7 +106,7 @@ class _Planner:
         return self.plan.moves(Position.of(game)).best
 
 
-def _plan(game: yatzy.Game, level: Level) -> Callable[[yatzy.Game], Move]:
+def _plan(game: yatzy.Game, level: Level, table: Table | None) -> Callable[[yatzy.Game], Move]:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     if level == "easy" or game.ruleset.saved_rolls:
@@ -90,7 +115,7 @@ def _plan(game: yatzy.Game, level: Level) -> Callable[[yatzy.Game], Move]:
     rules = rules_of(game.ruleset)
     if level == "expert":
         try:
-            return _Planner(game, TableFuture(load_table(rules)))
+            return _Planner(game, TableFuture(table or load_table(rules)))
         except TableMissing:
             level = "hard"
     if level == "hard":

@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,10 +93,22 @@ def table_path(rules: Rules, directory: Path | None = None) -> Path:
     return (directory or tables_dir()) / f"{rules.name}{forced}-{digest}.v{FORMAT_VERSION}.table"
 
 
-def solve(rs: RulesetLike | Rules, *, directory: Path | None = None, progress: bool = True) -> Path:
+Progress = Callable[[int, int], None]
+"""Called during a build with ``(states done, states in all)``."""
+
+
+def solve(
+    rs: RulesetLike | Rules,
+    *,
+    directory: Path | None = None,
+    progress: bool = True,
+    on_progress: Progress | None = None,
+) -> Path:
     """Build the table of ``rs`` unless a valid one exists; return its path.
 
-    Resumes an interrupted build from its last finished layer.
+    Resumes an interrupted build from its last finished layer. ``progress`` shows a
+    bar on the terminal; ``on_progress`` is called as states are solved (a service
+    records it for operators).
     """
     rules = rs if isinstance(rs, Rules) else rules_of(rs)
     path = table_path(rules, directory)
@@ -106,11 +118,11 @@ def solve(rs: RulesetLike | Rules, *, directory: Path | None = None, progress: b
     with open(path.with_name(path.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if _read_header(path, rules, verify=True) is None:
-            _build(rules, path, progress)
+            _build(rules, path, progress, on_progress)
     return path
 
 
-def _build(rules: Rules, path: Path, progress: bool) -> None:
+def _build(rules: Rules, path: Path, progress: bool, on_progress: Progress | None) -> None:
     layout = Layout.of(rules)
     partial = path.with_name(path.name + ".partial")
     journal = path.with_name(path.name + ".progress")
@@ -122,9 +134,21 @@ def _build(rules: Rules, path: Path, progress: bool) -> None:
     args = _kernel_args(rules, layout)
     n_boxes = rules.n_boxes
     todo = [k for k in range(n_boxes, -1, -1) if k not in done]
-    total = sum(int(layout.ncols[layout.layers[k] & 63].sum()) for k in todo)
+    states = {k: int(layout.ncols[layout.layers[k] & 63].sum()) for k in range(n_boxes + 1)}
+    total = sum(states.values())
+    solved = total - sum(states[k] for k in todo)
     label = f"solve {rules.name}{' forced' if rules.forced_order else ''}"
-    with tqdm(total=total, unit="state", unit_scale=True, desc=label, disable=not progress) as bar:
+    with tqdm(
+        total=total, initial=solved, unit="state", unit_scale=True, desc=label, disable=not progress
+    ) as bar:
+
+        def advance(count: int) -> None:
+            nonlocal solved
+            solved += count
+            bar.update(count)
+            if on_progress is not None:
+                on_progress(solved, total)
+
         for k in todo:
             masks = layout.layers[k]
             if k == n_boxes:
@@ -132,12 +156,12 @@ def _build(rules: Rules, path: Path, progress: bool) -> None:
             else:
                 for chunk in _chunks(masks):
                     _kernel.solve_layer(chunk, values, *args)
-                    bar.update(int(layout.ncols[chunk & 63].sum()))
+                    advance(int(layout.ncols[chunk & 63].sum()))
             values.flush()
             done[k] = _layer_digest(values, masks, layout)
             _atomic_write_text(journal, json.dumps({"key": rules.key, "done": done}))
             if k == n_boxes:
-                bar.update(int(layout.ncols[masks & 63].sum()))
+                advance(states[k])
     start = float(values[layout.index(0, 0, rules.threshold)])
     del values
     header = _header(rules, layout.size)
@@ -172,6 +196,13 @@ def load_table(
         values = np.memmap(path, dtype="<f8", mode="r", offset=DATA_OFFSET, shape=(layout.size,))
         table = _LOADED[path] = Table(rules, layout, values, path)
     return table
+
+
+def table_exists(rs: RulesetLike | Rules, *, directory: Path | None = None) -> bool:
+    """Whether a finished table file for ``rs`` is on disk (header and size checked;
+    the digest is checked when it is loaded)."""
+    rules = rs if isinstance(rs, Rules) else rules_of(rs)
+    return _read_header(table_path(rules, directory), rules, verify=False) is not None
 
 
 #: Loaded tables by path: a process maps each file once and checks its digest once.

@@ -1,0 +1,228 @@
+"""Strategy tables in the service: the exact tables behind hints, analysis and the
+expert, built by the worker and never in a request.
+
+A request that needs a table gets it memory-mapped (one copy in the page cache for every
+process on the machine). If the file is missing, the request records the need (a
+``StrategyTable`` row, ``queued``) and answers 503 ``table_building`` with a
+``Retry-After``; the beat job ``tables_build_due`` claims queued rows one at a time
+(``UPDATE … WHERE status = 'queued'``), builds them with ``yatzy.strategy.solve`` (which
+resumes an interrupted build) and records the progress as it goes, for ``/health/`` and
+the admin. A worker starting queues the tables of the three rulesets' default options,
+Yatzy and Yahtzee first (seconds), Maxi last (minutes).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+import yatzy
+from config.api_errors import ServiceError
+from games.models import StrategyTable
+from yatzy.strategy import (
+    Table,
+    TableMissing,
+    UnsupportedRules,
+    load_table,
+    solve,
+    table_exists,
+)
+from yatzy.strategy._rules import rules_of
+
+logger = logging.getLogger(__name__)
+
+# The tables a worker builds at start, in this order (the fast ones first).
+DEFAULT_RULESETS = ("yatzy", "yahtzee", "maxi")
+# A build whose row has not moved for this long lost its worker; it is queued again.
+STALE_BUILD = dt.timedelta(minutes=5)
+# How often a build writes its progress to its row.
+PROGRESS_EVERY_S = 2.0
+
+
+class TableBuilding(ServiceError):
+    """503: the table this needs is being built; retry after ``retry_after`` seconds."""
+
+    status_code = 503
+    code = "table_building"
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def table_key(rs: yatzy.Ruleset) -> str:
+    """The identity of a ruleset's table: its name and every option (the file's key)."""
+    return rules_of(rs).key
+
+
+def table_get(rs: yatzy.Ruleset) -> Table:
+    """The table of ``rs``, loaded (one memory map per process); until it is built,
+    503 ``table_building`` with how far its build has come. Reads only: games queue
+    their tables when they start (:func:`table_request`), a worker the default ones.
+
+    Rulesets no exact table models (``saved_rolls``) are 400 ``hint_unsupported``.
+    """
+    try:
+        return load_table(rs)
+    except UnsupportedRules as exc:
+        raise _unsupported() from exc
+    except TableMissing:
+        row = StrategyTable.objects.filter(key=table_key(rs)).first()
+        done = f" ({row.progress:.0%} done)" if row is not None and row.progress else ""
+        raise TableBuilding(
+            f"The strategy table for {rs.name} with these options is being built{done}; "
+            "try again shortly.",
+            retry_after=_retry_after(row),
+        ) from None
+
+
+def _unsupported() -> ServiceError:
+    return ServiceError(
+        "No exact strategy exists for games with saved rolls.", code="hint_unsupported"
+    )
+
+
+def table_request(rs: yatzy.Ruleset) -> StrategyTable | None:
+    """Make sure the table of ``rs`` exists or is queued; returns its row (``None`` for
+    rulesets no table models)."""
+    try:
+        key = table_key(rs)
+    except UnsupportedRules:
+        return None
+    row = StrategyTable.objects.filter(key=key).first()
+    if row is None:
+        custom = StrategyTable.objects.exclude(
+            key__in=[table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
+        )
+        if custom.count() >= settings.STRATEGY_TABLES_MAX_CUSTOM:
+            raise ServiceError(
+                "The server keeps no more strategy tables for other options; hints are "
+                "available with the rulesets' usual options.",
+                code="hint_unsupported",
+            )
+        try:
+            with transaction.atomic():
+                row = StrategyTable.objects.create(key=key, ruleset=rs.name, options=rs.options)
+        except IntegrityError:  # a concurrent request queued it
+            row = StrategyTable.objects.get(key=key)
+    elif row.status == StrategyTable.Status.FAILED or (
+        row.status == StrategyTable.Status.READY and not table_exists(rs)
+    ):
+        # The build failed, or the file went missing: build it again.
+        StrategyTable.objects.filter(pk=row.pk, status=row.status).update(
+            status=StrategyTable.Status.QUEUED, states_done=0, error=""
+        )
+        row.refresh_from_db()
+    return row
+
+
+def tables_queue_defaults() -> list[StrategyTable]:
+    """At worker start: record the default tables, queuing those whose files are
+    missing (Yatzy and Yahtzee before Maxi). Returns the queued rows."""
+    queued = []
+    for name in DEFAULT_RULESETS:
+        rs = yatzy.get_ruleset(name)
+        row, _ = StrategyTable.objects.get_or_create(
+            key=table_key(rs), defaults={"ruleset": rs.name, "options": rs.options}
+        )
+        if table_exists(rs):
+            _mark_ready(rs)
+        elif row.status != StrategyTable.Status.BUILDING:
+            StrategyTable.objects.filter(pk=row.pk).update(status=StrategyTable.Status.QUEUED)
+            queued.append(row)
+    return queued
+
+
+def tables_build_due() -> list[str]:
+    """Build every queued table, oldest first, one claim at a time; returns the keys
+    built. Builds whose worker died (no progress for ``STALE_BUILD``) are queued again."""
+    StrategyTable.objects.filter(
+        status=StrategyTable.Status.BUILDING, updated_at__lt=timezone.now() - STALE_BUILD
+    ).update(status=StrategyTable.Status.QUEUED)
+    built = []
+    while (row := _claim_next()) is not None:
+        _build(row)
+        built.append(row.key)
+    return built
+
+
+def _claim_next() -> StrategyTable | None:
+    for row in StrategyTable.objects.filter(status=StrategyTable.Status.QUEUED)[:5]:
+        claimed = StrategyTable.objects.filter(
+            pk=row.pk, status=StrategyTable.Status.QUEUED
+        ).update(status=StrategyTable.Status.BUILDING, started_at=timezone.now(), error="")
+        if claimed:
+            row.refresh_from_db()
+            return row
+    return None
+
+
+def _build(row: StrategyTable) -> None:
+    rs = yatzy.get_ruleset(row.ruleset, **row.options)
+    last = 0.0
+
+    def record(done: int, total: int) -> None:
+        nonlocal last
+        if time.monotonic() - last >= PROGRESS_EVERY_S or done == total:
+            last = time.monotonic()
+            StrategyTable.objects.filter(pk=row.pk).update(
+                states_done=done, states_total=total, updated_at=timezone.now()
+            )
+
+    started = time.monotonic()
+    try:
+        solve(rs, progress=False, on_progress=record)
+        load_table(rs)
+    except Exception as exc:
+        StrategyTable.objects.filter(pk=row.pk).update(
+            status=StrategyTable.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
+        logger.exception("strategy table %s failed", row.key)
+        raise
+    _mark_ready(rs)
+    logger.info("strategy table %s ready in %.1f s", row.ruleset, time.monotonic() - started)
+
+
+def _mark_ready(rs: yatzy.Ruleset) -> None:
+    StrategyTable.objects.filter(key=table_key(rs)).exclude(
+        status=StrategyTable.Status.READY
+    ).update(
+        status=StrategyTable.Status.READY,
+        states_done=F("states_total"),
+        finished_at=timezone.now(),
+        error="",
+    )
+
+
+def _retry_after(row: StrategyTable | None) -> int:
+    """Seconds until the table is likely ready, from its progress so far (2 to 300)."""
+    if (
+        row is not None
+        and row.status == StrategyTable.Status.BUILDING
+        and row.started_at
+        and row.progress > 0.02
+    ):
+        elapsed = (timezone.now() - row.started_at).total_seconds()
+        return int(min(300, max(2, elapsed * (1 - row.progress) / row.progress)))
+    return 10
+
+
+def tables_status() -> list[dict[str, Any]]:
+    """Every table the service has needed, with its build state (for /health/)."""
+    return [
+        {
+            "ruleset": row.ruleset,
+            "options": row.options,
+            "status": row.status,
+            "progress": round(row.progress, 3),
+            "error": row.error or None,
+        }
+        for row in StrategyTable.objects.all()
+    ]
