@@ -242,7 +242,7 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="30/minute"),
         "play": env.str("THROTTLE_PLAY", default="600/minute"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }
 

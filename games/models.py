@@ -101,7 +101,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Round {self.id} ({self.player_id}, {self.status})"
+        return f"{self.get_mode_display()} round {self.id}"
 
 
 class StrategyTable(models.Model):

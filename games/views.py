@@ -5,7 +5,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -39,7 +38,6 @@ UNAVAILABLE = {
 
 class GamesView(GenericAPIView):
     throttle_scope = "play"
-    pagination_class = PageNumberPagination
 
     @extend_schema(
         parameters=[GamesQuerySerializer],

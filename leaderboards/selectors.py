@@ -41,6 +41,7 @@ class Board:
     key: str
     kind: str  # daily | best | streak | advent
     frozen: bool = False
+    expert_total: int | None = None  # daily boards of revealed days
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,15 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
                 code="date_not_in_season",
             )
     frozen = challenge is not None and challenge.closed_at is not None
-    return Board(boards.daily_key(day), boards.DAILY, frozen=frozen)
+    expert = challenge.expert_total if challenge is not None and challenge.is_revealed else None
+    return Board(boards.daily_key(day), boards.DAILY, frozen=frozen, expert_total=expert)
+
+
+def board_expert(*, board: Board) -> dict[str, int] | None:
+    """The expert's score on a revealed day's dice, with the rank it would have."""
+    if board.expert_total is None:
+        return None
+    return {"value": board.expert_total, "rank": Histogram.of(board.key).rank(board.expert_total)}
 
 
 def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:

@@ -38,6 +38,11 @@ class BoardEntrySerializer(serializers.Serializer):
     )
 
 
+class ExpertLineSerializer(serializers.Serializer):
+    value = serializers.IntegerField(help_text="What optimal play scored on the day's dice.")
+    rank = serializers.IntegerField(help_text="The rank that score has among the players.")
+
+
 class BoardPageSerializer(serializers.Serializer):
     count = serializers.IntegerField(help_text="Entries on the board.")
     next = serializers.URLField(allow_null=True)
@@ -46,6 +51,11 @@ class BoardPageSerializer(serializers.Serializer):
     me = BoardEntrySerializer(allow_null=True, help_text="Your line, or null.")
     frozen = serializers.BooleanField(
         required=False, help_text="Daily boards: the day is closed and the ranks are final."
+    )
+    expert = ExpertLineSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Daily boards, once the day is revealed: the expert's score on its dice.",
     )
 
 

@@ -49,6 +49,7 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
     }
     if board.kind == boards.DAILY:
         body["frozen"] = board.frozen
+        body["expert"] = selectors.board_expert(board=board)
     return Response(body)
 
 
