@@ -11,7 +11,6 @@ from config.celery import app as celery_app
 from yatzy.strategy import Table, load_table
 from yatzy.strategy.tables import ENV_DIR
 
-
 # Speed is measured by the benchmarks, never by a wall-clock deadline in a test: on a busy
 # machine (or under coverage) Hypothesis's default 200 ms deadline fails correct code.
 hypothesis_settings.register_profile("project", deadline=None)
