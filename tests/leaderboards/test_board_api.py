@@ -73,6 +73,7 @@ def test_a_player_without_a_line_gets_an_empty_board_and_me_null():
         "results": [],
         "me": None,
         "frozen": False,
+        "expert": None,
     }
 
 
