@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 from django.db import close_old_connections
+from django.db.models import Q
 
 import yatzy
 from daily import clock
@@ -175,12 +176,19 @@ def scan_for_leaks(exchanges: list[Exchange]) -> tuple[int, list[str]]:
         return 0, ["the day under test is already revealed; nothing to scan"]
     seed = bytes(challenge.seed)
     secrets_ = {seed.hex(), seed.hex().upper(), base64.b64encode(seed).decode()}
+    # Every round of the run: the day's, and the solo and computer games, whose seeds
+    # are their own (shown once the game is over).
     final = {
-        str(r.id): (r.actions, bytes(r.seed), r.ruleset, r.options)
-        for r in Round.objects.filter(challenge=challenge)
+        str(r.id): (r.actions, bytes(r.seed), r.ruleset, r.options, r.challenge_id is None)
+        for r in Round.objects.filter(Q(challenge=challenge) | Q(challenge__isnull=True))
+    }
+    unfinished_seeds = {
+        stored[1].hex() for stored in final.values() if stored[4] and not _is_over(stored)
     }
     for exchange in exchanges:
         where = f"{exchange.method} {exchange.path} ({exchange.status})"
+        if any(secret in exchange.body for secret in unfinished_seeds):
+            failures.append(f"{where}: the body contains the seed of an unfinished game")
         if any(secret in exchange.body for secret in secrets_):
             failures.append(f"{where}: the body contains the unrevealed seed")
         try:
@@ -210,11 +218,16 @@ def scan_logs_for_seed(paths: list[Path]) -> tuple[int, list[str]]:
     return len(paths), failures
 
 
+def _is_over(stored: tuple) -> bool:
+    actions, seed, ruleset, options, _ = stored
+    return yatzy.Game.replay(yatzy.get_ruleset(ruleset, **options), seed, actions).is_over
+
+
 def _round_views(body: Any) -> list[dict[str, Any]]:
     if not isinstance(body, dict):
         return []
     views = []
-    for candidate in (body, body.get("current"), body.get("my_round")):
+    for candidate in (body, body.get("current")):
         if isinstance(candidate, dict) and "actions" in candidate and "dice" in candidate:
             views.append(candidate)
     return views
@@ -224,13 +237,13 @@ def _round_view_problem(view: dict[str, Any], final: dict[str, tuple]) -> str | 
     stored = final.get(view.get("id", ""))
     if stored is None:
         return f"round {view.get('id')} is not a round of the day"
-    actions, seed, ruleset, options = stored
+    actions, seed, ruleset, options, own_seed = stored
     shown = view["actions"]
     if shown != actions[: len(shown)]:
         return f"round {view['id']}: the shown log is not a prefix of the stored log"
     game = yatzy.Game.replay(yatzy.get_ruleset(ruleset, **options), seed, shown)
     if view["dice"] != list(game.dice):
         return f"round {view['id']}: shows dice {view['dice']}, its log rolled {list(game.dice)}"
-    if view.get("seed") is not None:
+    if view.get("seed") is not None and not (own_seed and game.is_over):
         return f"round {view['id']}: shows its seed before the reveal"
     return None

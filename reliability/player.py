@@ -180,6 +180,10 @@ class Player:
                 self.tally.fail(f"a new round of {self.name} already has actions")
             await self.play_round(state)
             last_id = state["id"]
+        await self.play_game({"mode": "solo", "ruleset": "yatzy"}, hints=True)
+        level = self.rng.choice(["easy", "medium", "hard", "expert"])
+        await self.play_game({"mode": "computer", "ruleset": "yahtzee", "level": level})
+        await self.get(f"{API}/games/")
         for path in (
             f"{API}/rounds/{last_id}/",
             f"{API}/daily/{day}/",
@@ -191,10 +195,41 @@ class Player:
         ):
             await self.get(path)
 
-    async def play_round(self, state: dict[str, Any]) -> None:
+    async def play_game(self, body: dict[str, Any], *, hints: bool = False) -> None:
+        """A solo or computer game (tables for Yatzy and Yahtzee are built before the
+        run); with ``hints``, the hint is asked before each action and often followed."""
+        response, uncertain = await self.call("POST", f"{API}/games/", body)
+        if response.status_code != 201:
+            self.tally.fail(f"start game {body}: {response.status_code} {response.text[:300]}")
+            return
+        state = response.json()
+        if uncertain:
+            # A lost attempt may have started another game: it is this player's too.
+            games = await self.get(f"{API}/games/?status=in_progress")
+            for other in games.get("results", []):
+                if other["id"] != state["id"] and other["turn"] == 0:
+                    self.tally.rounds.append(
+                        PlayedRound(other["id"], self.name, False, [], None, "in_progress")
+                    )
+        await self.play_round(state, hints=hints)
+        if state["mode"] == "computer":
+            final = await self.get(f"{API}/rounds/{state['id']}/")
+            if final and len(final["opponent"]["turns"]) != final["turn"]:
+                self.tally.fail(f"game {state['id']}: the computer is not one turn behind")
+        await self.get(f"{API}/rounds/{state['id']}/analysis/")
+
+    async def play_round(self, state: dict[str, Any], *, hints: bool = False) -> None:
         round_id = state["id"]
         log: list[dict[str, Any]] = []
         while state["status"] == "in_progress":
+            if hints:
+                advice = await self.get(f"{API}/rounds/{round_id}/hint/")
+                best = advice.get("best")
+                if best and self.rng.random() < 0.7:
+                    state = await self._follow(round_id, state, best, log)
+                    if state is None:
+                        break
+                    continue
             if state["roll"] == 0 or (state["rolls_left"] > 0 and self.rng.random() < 0.6):
                 hold = self._hold(state["dice"]) if state["roll"] else []
                 action = {"type": "roll", "hold": hold}
@@ -220,6 +255,24 @@ class Player:
                 status=state["status"] if state else "unknown",
             )
         )
+
+    async def _follow(
+        self,
+        round_id: str,
+        state: dict[str, Any],
+        best: dict[str, Any],
+        log: list[dict[str, Any]],
+    ) -> dict[str, Any] | None:
+        """Make the hint's move."""
+        if best["kind"] == "score":
+            action = {"type": "score", "category": best["category"]}
+            body = {"category": best["category"], "turn": state["turn"]}
+            path = f"{API}/rounds/{round_id}/score/"
+        else:
+            action = {"type": "roll", "hold": best["hold"]}
+            body = {"hold": best["hold"], "turn": state["turn"], "roll": state["roll"]}
+            path = f"{API}/rounds/{round_id}/roll/"
+        return await self._act(round_id, path, body, action, log)
 
     async def _act(
         self,

@@ -244,6 +244,9 @@ class Stack:
             "SECURE_SSL_REDIRECT": "false",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "VAR_DIR": str(var),
+            # The Yatzy and Yahtzee tables are built before the run (seconds); the Maxi
+            # table (minutes) is not, so Maxi hints answer 503 table_building here.
+            "YATZY_TABLES_DIR": str(base / "tables"),
             "LOG_LEVEL": "WARNING",
             "THROTTLE_REGISTER": "100000/minute",
             "THROTTLE_LOGIN": "100000/minute",
@@ -266,6 +269,14 @@ class Stack:
             env=self.env,
             check=True,
         )
+        for ruleset in ("yatzy", "yahtzee"):
+            subprocess.run(
+                [sys.executable, "manage.py", "solve", ruleset, "-v", "0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
         self.start_web()
         self.start_worker()
         self.start_beat()

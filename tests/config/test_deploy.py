@@ -57,3 +57,23 @@ def test_compose_file_validates(tmp_path):
         if created:
             env_file.unlink()
     assert result.returncode == 0, result.stderr
+
+
+def test_the_images_build_time_settings_load():
+    # The Dockerfile runs collectstatic with stand-in secrets; they must satisfy the
+    # production settings (a SECRET_KEY of at least 50 characters), or the build fails.
+    import re
+
+    dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+    step = re.search(r"RUN (SECRET_KEY=.*?) python manage.py collectstatic", dockerfile, re.S)
+    assert step is not None
+    assigned = dict(re.findall(r"(\w+)=(\S+)", step.group(1)))
+    assert {"SECRET_KEY", "DAILY_SEED_SECRET", "DEBUG"} <= set(assigned)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**os.environ, **assigned},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
