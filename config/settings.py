@@ -241,6 +241,9 @@ REST_FRAMEWORK = {
         "register": env.str("THROTTLE_REGISTER", default="20/hour"),
         "login": env.str("THROTTLE_LOGIN", default="30/minute"),
         "play": env.str("THROTTLE_PLAY", default="600/minute"),
+        # Friend codes are 40 random bits; looking them up and starting them has its
+        # own limit, per player, so guessing gets nowhere.
+        "friend": env.str("THROTTLE_FRIEND", default="30/minute"),
     },
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -256,8 +259,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "RoundModeEnum": ["daily", "solo", "computer"],
-        "NewGameModeEnum": ["solo", "computer"],
+        "RoundModeEnum": ["daily", "solo", "computer", "friend", "party"],
+        "NewGameModeEnum": ["solo", "computer", "party"],
+        "RoundStatusEnum": ["in_progress", "completed", "expired"],
+        "PartyStatusEnum": ["in_progress", "completed"],
     },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }

@@ -1,4 +1,5 @@
-"""A round: one player's game of one ruleset from one seed, stored as its engine state."""
+"""A round: one player's game of one ruleset from one seed, stored as its engine state;
+the share codes of friend challenges; parties of 2-4 seats; the strategy tables."""
 
 import uuid
 
@@ -17,6 +18,12 @@ class Round(models.Model):
         DAILY = "daily"
         SOLO = "solo"
         COMPUTER = "computer"
+        FRIEND = "friend"
+        PARTY = "party"
+
+    class View(models.TextChoices):
+        BLIND = "blind"
+        TARGET = "target"
 
     class Level(models.TextChoices):
         EASY = "easy"
@@ -61,6 +68,22 @@ class Round(models.Model):
         blank=True,
         help_text="The computer's game: its engine snapshot and the log of its turns.",
     )
+    share = models.ForeignKey(
+        "games.ShareCode",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="plays",
+        help_text="The friend challenge this round was started from.",
+    )
+    view = models.CharField(
+        max_length=8, choices=View.choices, blank=True, default="", db_default=""
+    )
+    party = models.ForeignKey(
+        "games.Party", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_name = models.CharField(max_length=30, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["-started_at"]
@@ -87,6 +110,21 @@ class Round(models.Model):
                 condition=Q(mode="daily", challenge__isnull=False)
                 | (~Q(mode="daily") & Q(challenge__isnull=True)),
                 name="round_daily_iff_challenge",
+            ),
+            models.CheckConstraint(
+                condition=(Q(mode="party") & Q(party__isnull=False) & Q(seat__isnull=False))
+                | (~Q(mode="party") & Q(party__isnull=True) & Q(seat__isnull=True)),
+                name="round_party_has_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["party", "seat"],
+                condition=Q(party__isnull=False),
+                name="round_one_per_party_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["player", "share"],
+                condition=Q(status="in_progress", share__isnull=False),
+                name="round_one_unfinished_per_share",
             ),
             models.CheckConstraint(
                 condition=(Q(mode="computer") & ~Q(level="") & Q(opponent__isnull=False))
@@ -137,3 +175,58 @@ class StrategyTable(models.Model):
     @property
     def progress(self) -> float:
         return self.states_done / self.states_total if self.states_total else 0.0
+
+
+class ShareCode(models.Model):
+    """A friend challenge: a code for a finished round, so friends play the same dice.
+
+    Codes are 8 characters of Crockford base32 from a CSPRNG (``games.codes``); a round
+    has at most one live code, and a revoked code is gone for good (404 to everyone).
+    """
+
+    code = models.CharField(max_length=8, unique=True)
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="shares")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round"],
+                condition=Q(revoked_at__isnull=True),
+                name="share_one_live_code_per_round",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"share {self.code}"
+
+
+class Party(models.Model):
+    """2-4 named seats on one account, taking turns strictly in order (seat 0 turn 0,
+    seat 1 turn 0, …), each seat a round on its own seed. ``version`` is bumped by every
+    action, which is stored only if the party has not moved since it was read."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress"
+        COMPLETED = "completed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="parties"
+    )
+    ruleset = models.CharField(max_length=16)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    current_seat = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "parties"
+
+    def __str__(self) -> str:
+        return f"party {self.id}"

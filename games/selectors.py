@@ -15,7 +15,8 @@ from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
 from games import tables
-from games.models import Round
+from games.codes import code_read
+from games.models import Party, Round, ShareCode
 from yatzy.strategy import Move, analyse, best_move
 
 
@@ -27,7 +28,7 @@ def round_game(rnd: Round) -> yatzy.Game:
 def round_get_for_player(*, round_id: UUID, player: User) -> Round:
     """The player's round; another player's round is indistinguishable from none (404)."""
     # The action log is also in the snapshot, so the hot path does not load it.
-    rounds = Round.objects.select_related("challenge").defer("actions")
+    rounds = Round.objects.select_related("challenge", "party").defer("actions")
     try:
         return rounds.get(pk=round_id, player=player)
     except Round.DoesNotExist:
@@ -116,6 +117,9 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "level": rnd.level or None,
         "opponent": _opponent_view(rnd),
         "result": round_result(rnd, game),
+        "party": str(rnd.party_id) if rnd.party_id else None,
+        "seat": rnd.seat,
+        "share": rnd.share.code if rnd.share_id and rnd.share else None,
     }
 
 
@@ -164,6 +168,11 @@ def round_advice_check(rnd: Round) -> None:
     if rnd.challenge is not None and not clock.is_revealed(rnd.challenge.date):
         raise ForbiddenError(
             "There are no hints or analysis for the daily until its day is over.",
+            code="hint_unavailable",
+        )
+    if rnd.mode == Round.Mode.FRIEND and rnd.status == Round.Status.IN_PROGRESS:
+        raise ForbiddenError(
+            "A friend challenge is played without hints; the analysis is there afterwards.",
             code="hint_unavailable",
         )
 
@@ -256,7 +265,13 @@ def games_for_player(
 ) -> QuerySet[Round]:
     """The player's rounds of every mode, newest first; ``status`` as reads show it (a
     ranked round unfinished at its day's reveal is ``expired``)."""
-    rounds = Round.objects.filter(player=player).select_related("challenge").defer("actions")
+    # A party is listed once, by its first seat.
+    rounds = (
+        Round.objects.filter(player=player)
+        .exclude(seat__gt=0)
+        .select_related("challenge", "party")
+        .defer("actions")
+    )
     if mode is not None:
         rounds = rounds.filter(mode=mode)
     lapsed = Q(
@@ -264,31 +279,214 @@ def games_for_player(
         ranked=True,
         challenge__date__lte=clock.last_revealed_day(),
     )
+    single = Q(party__isnull=True)
     if status == Round.Status.IN_PROGRESS:
-        rounds = rounds.filter(status=status).exclude(lapsed)
+        rounds = rounds.filter((single & Q(status=status) & ~lapsed) | Q(party__status=status))
     elif status == Round.Status.EXPIRED:
-        rounds = rounds.filter(Q(status=status) | lapsed)
+        rounds = rounds.filter(single & (Q(status=status) | lapsed))
     elif status is not None:
-        rounds = rounds.filter(status=status)
+        rounds = rounds.filter((single & Q(status=status)) | Q(party__status=status))
     return rounds.order_by("-started_at", "-id")
 
 
 def game_summary(rnd: Round) -> dict[str, Any]:
-    """One line of the games list."""
+    """One line of the games list (a party's line is the party: its id and its seats)."""
     opponent = rnd.opponent["snapshot"]["total"] if rnd.opponent is not None else None
     game = round_game(rnd)
+    seats = None
+    if rnd.party is not None:
+        seats = [
+            {"seat": seat.seat, "name": seat.seat_name, "total": round_game(seat).total}
+            for seat in rnd.party.seats.order_by("seat")
+        ]
     return {
-        "id": str(rnd.id),
+        "id": str(rnd.party_id or rnd.id),
         "mode": rnd.mode,
         "ruleset": rnd.ruleset,
         "date": rnd.challenge.date.isoformat() if rnd.challenge else None,
         "ranked": rnd.ranked,
-        "status": round_status(rnd),
+        "status": rnd.party.status if rnd.party is not None else round_status(rnd),
         "turn": game.turn,
         "total": game.total,
         "level": rnd.level or None,
         "opponent_total": opponent,
         "result": round_result(rnd, game),
+        "seats": seats,
         "started_at": rnd.started_at,
         "completed_at": rnd.completed_at,
+    }
+
+
+# -- parties ----------------------------------------------------------------------------
+
+
+def party_get_for_player(*, party_id: UUID, player: User) -> Party:
+    """The player's party; another player's is indistinguishable from none (404)."""
+    try:
+        return Party.objects.get(pk=party_id, owner=player)
+    except Party.DoesNotExist:
+        raise NotFoundError("No such party.", code="party_not_found") from None
+
+
+def party_seat_count(party: Party) -> int:
+    return party.seats.count()
+
+
+def party_turn_text(party: Party) -> str:
+    if party.status == Party.Status.COMPLETED:
+        return "nobody's turn: the party is over"
+    name = party.seats.get(seat=party.current_seat).seat_name
+    return f"{name}'s turn (seat {party.current_seat})"
+
+
+def party_payload(party: Party) -> dict[str, Any]:
+    """The party: its seats (each a round) and the standings, equal totals sharing a
+    rank (a draw)."""
+    seats = list(party.seats.select_related("challenge", "party").order_by("seat"))
+    games = [round_game(rnd) for rnd in seats]
+    totals = [game.total for game in games]
+    standings = sorted(
+        (
+            {"seat": rnd.seat, "name": rnd.seat_name, "total": total, "rank": 0}
+            for rnd, total in zip(seats, totals, strict=True)
+        ),
+        key=lambda line: (-line["total"], line["seat"]),
+    )
+    for line in standings:
+        line["rank"] = 1 + sum(1 for other in totals if other > line["total"])
+    return {
+        "id": str(party.id),
+        "mode": "party",
+        "ruleset": party.ruleset,
+        "rules": party.options,
+        "status": party.status,
+        "current_seat": party.current_seat if party.status == Party.Status.IN_PROGRESS else None,
+        "seats": [
+            {"seat": rnd.seat, "name": rnd.seat_name, "round": round_payload(rnd, game)}
+            for rnd, game in zip(seats, games, strict=True)
+        ],
+        "standings": standings,
+        "created_at": party.created_at,
+        "completed_at": party.completed_at,
+    }
+
+
+# -- friend challenges ------------------------------------------------------------------
+
+
+def share_get(*, code: str) -> ShareCode:
+    """A live code, read as people type it; unknown, malformed and revoked codes are all
+    404 (never 403), so nothing tells a guesser how close they came."""
+    normalized = code_read(code)
+    share = (
+        ShareCode.objects.filter(code=normalized, revoked_at__isnull=True)
+        .select_related("round__player", "round__challenge")
+        .first()
+        if normalized
+        else None
+    )
+    if share is None:
+        raise NotFoundError("No such friend challenge.", code="share_not_found")
+    return share
+
+
+def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
+    share = share_get(code=code)
+    if share.round.player_id != player.pk:
+        raise NotFoundError("No such friend challenge.", code="share_not_found")
+    return share
+
+
+def share_url(share: ShareCode) -> str:
+    """The page a friend opens: ``/f/{code}`` on the site."""
+    return f"/f/{share.code}"
+
+
+def share_of_round(*, round_id: UUID, player: User) -> ShareCode:
+    rnd = round_get_for_player(round_id=round_id, player=player)
+    share = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
+    if share is None:
+        raise NotFoundError("This round is not shared.", code="share_not_found")
+    return share
+
+
+def share_plays(share: ShareCode) -> dict[str, Any]:
+    """For the sharer: who played the code, and their scores."""
+    plays = share.plays.select_related("player", "challenge").order_by("started_at")
+    return {
+        "code": share.code,
+        "url": share_url(share),
+        "created_at": share.created_at,
+        "plays": [
+            {
+                "username": rnd.player.username,
+                "display_name": rnd.player.display_name or rnd.player.username,
+                "view": rnd.view or None,
+                "status": round_status(rnd),
+                "total": rnd.total,
+                "started_at": rnd.started_at,
+            }
+            for rnd in plays
+        ],
+    }
+
+
+def _turn_by_turn(rnd: Round) -> list[dict[str, Any]]:
+    """Each turn of a finished round: the box, its points and the dice that filled it."""
+    game = yatzy.Game(_round_ruleset(rnd), bytes(rnd.seed))
+    turns = []
+    for action in round_game(rnd).actions:
+        if action["type"] == "roll":
+            game.roll(action["hold"])
+        else:
+            dice = list(game.dice)
+            turn = game.turn
+            points = game.score(action["category"])
+            turns.append(
+                {"turn": turn, "category": action["category"], "points": points, "dice": dice}
+            )
+    return turns
+
+
+def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
+    """What a friend sees of a code. The sharer's total only once the friend chose
+    ``target`` or has finished; both scorecards, turn by turn, once both are finished."""
+    shared = share.round
+    mine = (
+        share.plays.filter(player=player)
+        .select_related("challenge")
+        .order_by("-started_at")
+        .first()
+    )
+    finished = mine is not None and round_status(mine) != Round.Status.IN_PROGRESS
+    both = finished and shared.status == Round.Status.COMPLETED
+    sharer = shared.player
+    return {
+        "code": share.code,
+        "url": share_url(share),
+        "sharer": sharer.display_name or sharer.username,
+        "mode": shared.mode,
+        "date": shared.challenge.date.isoformat() if shared.challenge else None,
+        "ruleset": shared.ruleset,
+        "options": shared.options,
+        "view": mine.view or None if mine is not None else None,
+        "target": shared.total
+        if mine is not None and (mine.view == "target" or finished)
+        else None,
+        "my_round": None
+        if mine is None
+        else {
+            "id": str(mine.id),
+            "status": round_status(mine),
+            "total": mine.total if finished else None,
+            "scorecard": dict(round_game(mine).scorecard) if finished else None,
+            "turns": _turn_by_turn(mine) if both else None,
+        },
+        "sharer_round": None
+        if not both
+        else {
+            "scorecard": dict(round_game(shared).scorecard),
+            "total": shared.total,
+            "turns": _turn_by_turn(shared),
+        },
     }

@@ -93,6 +93,11 @@ class RoundSerializer(serializers.Serializer):
         allow_null=True,
         help_text="For you, once a computer game is over.",
     )
+    party = serializers.UUIDField(allow_null=True, help_text="Party rounds: the party.")
+    seat = serializers.IntegerField(allow_null=True, help_text="Party rounds: the seat (from 0).")
+    share = serializers.CharField(
+        allow_null=True, help_text="Friend rounds: the code they were started from."
+    )
 
 
 class RoundSummarySerializer(serializers.Serializer):
@@ -128,7 +133,9 @@ class ChallengeSerializer(serializers.Serializer):
 
 
 class GameCreateSerializer(serializers.Serializer):
-    mode = StrictChoiceField(choices=[Round.Mode.SOLO.value, Round.Mode.COMPUTER.value])
+    mode = StrictChoiceField(
+        choices=[Round.Mode.SOLO.value, Round.Mode.COMPUTER.value, Round.Mode.PARTY.value]
+    )
     ruleset = StrictChoiceField(
         choices=list(yatzy.RULESETS),
         required=False,
@@ -140,12 +147,24 @@ class GameCreateSerializer(serializers.Serializer):
     level = StrictChoiceField(
         choices=LEVELS, required=False, help_text="Computer games: default `medium`."
     )
+    seats = BoundedListField(
+        child=StrictCharField(max_length=100, allow_blank=True, trim_whitespace=False),
+        max_length=10,
+        required=False,
+        help_text="Party games: 2-4 seat names (trimmed, 1-30 characters, distinct).",
+    )
 
 
 class GamesQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode], required=False)
     status = serializers.ChoiceField(choices=STATUSES, required=False)
     page = serializers.IntegerField(min_value=1, required=False)
+
+
+class SeatTotalSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField()
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -160,6 +179,9 @@ class GameSummarySerializer(serializers.Serializer):
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
     opponent_total = serializers.IntegerField(allow_null=True)
     result = serializers.ChoiceField(choices=["win", "loss", "draw"], allow_null=True)
+    seats = SeatTotalSerializer(
+        many=True, allow_null=True, help_text="Parties: each seat's total so far."
+    )
     started_at = serializers.DateTimeField()
     completed_at = serializers.DateTimeField(allow_null=True)
 
@@ -200,3 +222,110 @@ class AnalysisSerializer(serializers.Serializer):
     expected_start = serializers.FloatField(help_text="Expected final score at the start.")
     loss = serializers.FloatField(help_text="Expected points given away in all.")
     decisions = DecisionSerializer(many=True)
+
+
+# -- parties ----------------------------------------------------------------------------
+
+
+class PartySeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    round = RoundSerializer()
+
+
+class StandingSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    total = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="Equal totals share a rank (a draw).")
+
+
+class PartySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=["party"])
+    ruleset = serializers.ChoiceField(choices=list(yatzy.RULESETS))
+    rules = serializers.DictField()
+    status = serializers.ChoiceField(choices=["in_progress", "completed"])
+    current_seat = serializers.IntegerField(
+        allow_null=True, help_text="Whose turn it is (null once the party is over)."
+    )
+    seats = PartySeatSerializer(many=True)
+    standings = StandingSerializer(many=True, help_text="Highest total first.")
+    created_at = serializers.DateTimeField()
+    completed_at = serializers.DateTimeField(allow_null=True)
+
+
+class PartyRollSerializer(RollSerializer):
+    seat = StrictIntegerField(min_value=0, max_value=9, help_text="Seat whose turn you saw.")
+
+
+class PartyScoreSerializer(ScoreSerializer):
+    seat = StrictIntegerField(min_value=0, max_value=9, help_text="Seat whose turn you saw.")
+
+
+# -- friend challenges ------------------------------------------------------------------
+
+
+class ShareSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="8 characters of Crockford base32; any case.")
+    url = serializers.CharField(help_text="The page a friend opens: `/f/{code}`.")
+
+
+class SharePlaySerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    view = serializers.ChoiceField(choices=["blind", "target"], allow_null=True)
+    status = serializers.ChoiceField(choices=STATUSES)
+    total = serializers.IntegerField(allow_null=True)
+    started_at = serializers.DateTimeField()
+
+
+class SharePlaysSerializer(ShareSerializer):
+    created_at = serializers.DateTimeField()
+    plays = SharePlaySerializer(many=True, help_text="Who played your code, oldest first.")
+
+
+class FriendStartSerializer(serializers.Serializer):
+    view = StrictChoiceField(
+        choices=["blind", "target"],
+        help_text="`target`: see the total to beat now; `blind`: only once you finish.",
+    )
+
+
+class TurnLineSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    category = serializers.CharField()
+    points = serializers.IntegerField()
+    dice = serializers.ListField(child=serializers.IntegerField())
+
+
+class FriendRoundSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=STATUSES)
+    total = serializers.IntegerField(allow_null=True, help_text="Once finished.")
+    scorecard = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), allow_null=True
+    )
+    turns = TurnLineSerializer(many=True, allow_null=True, help_text="Once both are finished.")
+
+
+class SharerRoundSerializer(serializers.Serializer):
+    scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    total = serializers.IntegerField()
+    turns = TurnLineSerializer(many=True)
+
+
+class FriendViewSerializer(ShareSerializer):
+    sharer = serializers.CharField(help_text="Who challenges you (display name).")
+    mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode])
+    date = serializers.DateField(allow_null=True, help_text="A shared daily: its day.")
+    ruleset = serializers.ChoiceField(choices=list(yatzy.RULESETS))
+    options = serializers.DictField()
+    view = serializers.ChoiceField(choices=["blind", "target"], allow_null=True)
+    target = serializers.IntegerField(
+        allow_null=True, help_text="The sharer's total: with `target`, or once you finish."
+    )
+    my_round = FriendRoundSerializer(allow_null=True)
+    sharer_round = SharerRoundSerializer(
+        allow_null=True, help_text="Only once both rounds are finished."
+    )

@@ -27,12 +27,14 @@ from django.utils import timezone
 
 import yatzy
 from accounts.models import User
+from accounts.names import display_name_clean
 from config.api_errors import ConflictError, ServiceError
 from daily import clock
 from daily.models import Challenge
 from daily.services import challenge_for_play
 from games import hooks, selectors, tables
-from games.models import Round
+from games.codes import code_new
+from games.models import Party, Round, ShareCode
 from yatzy.strategy import Table, bot_play, bot_turn
 
 logger = logging.getLogger(__name__)
@@ -162,6 +164,10 @@ def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
     )
 
 
+class _PartyMoved(Exception):
+    """The party moved on between our read and our write (rolls the write back)."""
+
+
 def _round_act(
     *,
     round_id: UUID,
@@ -180,12 +186,15 @@ def _round_act(
             "The day of this ranked round has ended and its grace period is over.",
             code="round_expired",
         )
+    party = rnd.party
+    if party is not None and party.current_seat != rnd.seat:
+        raise _party_stale(party)
     game = selectors.round_game(rnd)
     # Checked before the engine sees the action: a retry of an action that was applied
     # (even the one that finished the round) is a 409 with the current state.
     seen = {"turn": game.turn, "roll": game.rolls_used}
     if any(seen[key] != value for key, value in expect.items()):
-        raise _stale(rnd, game)
+        raise _party_stale(party) if party is not None else _stale(rnd, game)
     # The expert's table is looked up before anything changes: a 503 changes nothing.
     opponent_table = _opponent_table(rnd) if scores else None
     act(game)
@@ -195,26 +204,56 @@ def _round_act(
     if game.is_over:
         rnd.status, rnd.total, rnd.completed_at = Round.Status.COMPLETED, game.total, now
     owes_boards = game.is_over and rnd.ranked
-    with transaction.atomic() if owes_boards else nullcontext():
-        stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
-            actions=game.actions,
-            snapshot=game.snapshot(),
-            opponent=rnd.opponent,
-            status=rnd.status,
-            total=rnd.total,
-            completed_at=rnd.completed_at,
-            updated_at=now,
-            version=rnd.version + 1,
-        )
-        if stored and owes_boards:
-            hooks.ranked_round_completed(round_id=rnd.pk)
+    try:
+        with transaction.atomic() if owes_boards or party else nullcontext():
+            stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
+                actions=game.actions,
+                snapshot=game.snapshot(),
+                opponent=rnd.opponent,
+                status=rnd.status,
+                total=rnd.total,
+                completed_at=rnd.completed_at,
+                updated_at=now,
+                version=rnd.version + 1,
+            )
+            if stored and owes_boards:
+                hooks.ranked_round_completed(round_id=rnd.pk)
+            if stored and party is not None and not _party_advance(party, rnd, scored=scores):
+                raise _PartyMoved
+    except _PartyMoved:
+        stored = 0
     if not stored:
-        # Another request on this round stored its action between our read and write.
+        # Another request on this round (or party) stored its action between our read
+        # and write.
         current = selectors.round_get_for_player(round_id=round_id, player=player)
+        if current.party is not None:
+            raise _party_stale(current.party)
         raise _stale(current, selectors.round_game(current))
     rnd.version += 1
     rnd.updated_at = now
     return rnd, game
+
+
+def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:
+    """Store the party's move after an action of its current seat: a score passes the
+    turn to the next seat, the last seat's last score ends the party. Conditional on the
+    party's version, so of two racing actions only one moves it."""
+    seats = selectors.party_seat_count(party)
+    changes: dict[str, Any] = {"version": party.version + 1}
+    if scored:
+        if rnd.seat == seats - 1 and rnd.status == Round.Status.COMPLETED:
+            changes.update(status=Party.Status.COMPLETED, completed_at=timezone.now())
+        else:
+            changes["current_seat"] = (party.current_seat + 1) % seats
+    return bool(Party.objects.filter(pk=party.pk, version=party.version).update(**changes))
+
+
+def _party_stale(party: Party) -> ConflictError:
+    party.refresh_from_db()
+    return ConflictError(
+        f"It is {selectors.party_turn_text(party)}; here is the party's current state.",
+        extra=selectors.party_payload(party),
+    )
 
 
 def _opponent_table(rnd: Round) -> Table | None:
@@ -328,3 +367,162 @@ def experts_play_due(*, limit: int = 10) -> list[dt.date]:
         ):
             played.append(challenge.date)
     return played
+
+
+# -- parties ----------------------------------------------------------------------------
+
+SEATS_MIN, SEATS_MAX, SEAT_NAME_MAX = 2, 4, 30
+
+
+def party_seat_names(names: Sequence[str]) -> list[str]:
+    """The seat names of a new party: trimmed, cleaned of invisible characters, 1-30
+    characters, distinct regardless of case, 2-4 of them; else 400 ``invalid_seats``.
+
+    >>> party_seat_names([" Ann ", "Bo"])
+    ['Ann', 'Bo']
+    """
+    cleaned = [display_name_clean(name) for name in names]
+    problem = None
+    if not SEATS_MIN <= len(cleaned) <= SEATS_MAX:
+        problem = f"A party has {SEATS_MIN} to {SEATS_MAX} seats, not {len(cleaned)}."
+    elif not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
+        problem = f"Every seat needs a name of 1 to {SEAT_NAME_MAX} characters."
+    elif len({name.casefold() for name in cleaned}) != len(cleaned):
+        problem = "Every seat needs a name of its own."
+    if problem:
+        raise ServiceError(problem, code="invalid_seats")
+    return cleaned
+
+
+def party_create(
+    *,
+    player: User,
+    seats: Sequence[str],
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> Party:
+    """A party of 2-4 seats on the player's account, one ruleset for all, each seat a
+    round on its own random seed; seat 0 starts."""
+    names = party_seat_names(seats)
+    rs = game_ruleset(player=player, ruleset=ruleset, options=options)
+    tables.table_request(rs)
+    with transaction.atomic():
+        party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
+        for seat, name in enumerate(names):
+            game = yatzy.Game(rs, secrets.token_bytes(32))
+            Round.objects.create(
+                player=player,
+                mode=Round.Mode.PARTY,
+                ruleset=rs.name,
+                options=rs.options,
+                seed=game.seed,
+                actions=game.actions,
+                snapshot=game.snapshot(),
+                party=party,
+                seat=seat,
+                seat_name=name,
+            )
+    return party
+
+
+def party_act(
+    *,
+    party_id: UUID,
+    player: User,
+    seat: int,
+    turn: int,
+    action: str,
+    roll: int | None = None,
+    hold: Sequence[int] = (),
+    category: str = "",
+) -> Party:
+    """Roll or score for the seat whose turn it is. ``seat``, ``turn`` and ``roll`` are
+    what the client last saw: acting for another seat, or on a stale turn, is 409 with
+    the party's state."""
+    party = selectors.party_get_for_player(party_id=party_id, player=player)
+    if party.status != Party.Status.IN_PROGRESS:
+        raise ServiceError("The party is over.", code="game_over")
+    if seat != party.current_seat:
+        raise _party_stale(party)
+    round_id = party.seats.get(seat=seat).pk
+    if action == "roll":
+        assert roll is not None
+        round_roll(round_id=round_id, player=player, hold=hold, turn=turn, roll=roll)
+    else:
+        round_score(round_id=round_id, player=player, category=category, turn=turn)
+    party.refresh_from_db()
+    return party
+
+
+# -- friend challenges ------------------------------------------------------------------
+
+
+def share_create(*, round_id: UUID, player: User) -> ShareCode:
+    """The live code of the player's finished round, created on first share: the same
+    round shared twice gives the same code."""
+    rnd = selectors.round_get_for_player(round_id=round_id, player=player)
+    if rnd.status != Round.Status.COMPLETED:
+        raise ServiceError("Only a finished round can be shared.", code="round_not_finished")
+    for _attempt in range(5):
+        live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
+        if live is not None:
+            return live
+        # ON CONFLICT DO NOTHING: a code already taken (40 random bits: rare) or a
+        # concurrent share of this round refuses it without a database error.
+        ShareCode.objects.bulk_create(
+            [ShareCode(code=code_new(), round=rnd)], ignore_conflicts=True
+        )
+    raise ConflictError("Could not make a code for this round; try again.", code="share_conflict")
+
+
+def share_revoke(*, code: str, player: User) -> None:
+    """The sharer ends a code: from now on it is 404 to everyone. Rounds already started
+    from it can still be finished."""
+    share = selectors.share_get_for_sharer(code=code, player=player)
+    ShareCode.objects.filter(pk=share.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bool]:
+    """Start (or return) the friend's round on a shared round's dice, ruleset and options.
+
+    A shared daily is a challenge to that day's dice: the friend's round is their daily
+    round of that date (ranked if it is their first on the day itself, practice after
+    it), under every daily rule. Any other shared round gives a ``friend`` round on the
+    same seed. One unfinished round per code and player; a second start returns it.
+    Returns ``(round, created)``.
+    """
+    share = selectors.share_get(code=code)
+    shared = share.round
+    if shared.player_id == player.pk:
+        raise ServiceError("This is your own round's code.", code="own_share")
+    if shared.challenge is not None:
+        rnd, created = round_start_daily(player=player, day=shared.challenge.date)
+        # The daily round becomes this challenge's round, unless another code has it.
+        Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
+        rnd.refresh_from_db()
+        return rnd, created
+    for _attempt in range(3):
+        unfinished = Round.objects.filter(
+            player=player, share=share, status=Round.Status.IN_PROGRESS
+        ).first()
+        if unfinished is not None:
+            return unfinished, False
+        game = yatzy.Game(yatzy.get_ruleset(shared.ruleset, **shared.options), bytes(shared.seed))
+        rnd = Round(
+            player=player,
+            mode=Round.Mode.FRIEND,
+            ruleset=shared.ruleset,
+            options=shared.options,
+            seed=game.seed,
+            actions=game.actions,
+            snapshot=game.snapshot(),
+            share=share,
+            view=view,
+        )
+        Round.objects.bulk_create([rnd], ignore_conflicts=True)
+        stored = Round.objects.filter(pk=rnd.pk).first()
+        if stored is not None:
+            return stored, True
+    raise ConflictError(
+        "Another start of this round is under way; try again.", code="start_conflict"
+    )

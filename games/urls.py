@@ -15,4 +15,10 @@ urlpatterns = [
     ),
     path("rounds/<uuid:round_id>/roll/", views.RoundRollView.as_view(), name="round-roll"),
     path("rounds/<uuid:round_id>/score/", views.RoundScoreView.as_view(), name="round-score"),
+    path("rounds/<uuid:round_id>/share/", views.RoundShareView.as_view(), name="round-share"),
+    path("parties/<uuid:party_id>/", views.PartyDetailView.as_view(), name="party-detail"),
+    path("parties/<uuid:party_id>/roll/", views.PartyRollView.as_view(), name="party-roll"),
+    path("parties/<uuid:party_id>/score/", views.PartyScoreView.as_view(), name="party-score"),
+    path("friend/<str:code>/", views.FriendView.as_view(), name="friend"),
+    path("friend/<str:code>/rounds/", views.FriendRoundsView.as_view(), name="friend-rounds"),
 ]

@@ -2,13 +2,19 @@ import datetime as dt
 from uuid import UUID
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import ServiceError
 from config.openapi import ERROR_RESPONSES, ErrorSerializer
 from daily import clock
 from daily.services import challenge_for_play
@@ -16,13 +22,20 @@ from games import selectors, services
 from games.serializers import (
     AnalysisSerializer,
     ChallengeSerializer,
+    FriendStartSerializer,
+    FriendViewSerializer,
     GameCreateSerializer,
     GamesQuerySerializer,
     GameSummarySerializer,
     HintSerializer,
+    PartyRollSerializer,
+    PartyScoreSerializer,
+    PartySerializer,
     RollSerializer,
     RoundSerializer,
     ScoreSerializer,
+    SharePlaysSerializer,
+    ShareSerializer,
 )
 
 UNAVAILABLE = {
@@ -58,19 +71,42 @@ class GamesView(GenericAPIView):
 
     @extend_schema(
         request=GameCreateSerializer,
-        responses={201: RoundSerializer, **ERROR_RESPONSES, 503: UNAVAILABLE[503]},
-        summary="Start a solo or computer game",
+        responses={
+            201: PolymorphicProxySerializer(
+                component_name="NewGame",
+                serializers={
+                    "solo": RoundSerializer,
+                    "computer": RoundSerializer,
+                    "party": PartySerializer,
+                },
+                resource_type_field_name="mode",
+            ),
+            **ERROR_RESPONSES,
+            503: UNAVAILABLE[503],
+        },
+        summary="Start a solo, computer or party game",
         description=(
             "A new round on 32 random bytes from the server: its commitment is shown now, "
             "its seed once the game is over. Ruleset and options default to your settings "
             "and are fixed for the game. A computer game's opponent plays each of your "
-            "turns after you, on the same dice."
+            "turns after you, on the same dice. A party (`seats`: 2-4 names) answers with "
+            "the party: a round per seat, each on its own dice."
         ),
     )
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        rnd = services.game_create(player=request.user, **serializer.validated_data)
+        data = dict(serializer.validated_data)
+        seats = data.pop("seats", None)
+        if data["mode"] == "party":
+            data.pop("mode")
+            if data.pop("level", None):
+                raise ServiceError("Only computer games have a level.", code="level_not_applicable")
+            party = services.party_create(player=request.user, seats=seats or [], **data)
+            return Response(selectors.party_payload(party), status=status.HTTP_201_CREATED)
+        if seats is not None:
+            raise ServiceError("Only party games have seats.", code="seats_not_applicable")
+        rnd = services.game_create(player=request.user, **data)
         return Response(selectors.round_payload(rnd), status=status.HTTP_201_CREATED)
 
 
@@ -186,3 +222,127 @@ class RoundScoreView(APIView):
             round_id=round_id, player=request.user, **serializer.validated_data
         )
         return Response(selectors.round_payload(rnd, game))
+
+
+# -- parties ----------------------------------------------------------------------------
+
+
+class PartyDetailView(APIView):
+    @extend_schema(responses={200: PartySerializer, **ERROR_RESPONSES}, summary="A party")
+    def get(self, request: Request, party_id: UUID) -> Response:
+        party = selectors.party_get_for_player(party_id=party_id, player=request.user)
+        return Response(selectors.party_payload(party))
+
+
+class PartyRollView(APIView):
+    throttle_scope = "play"
+
+    @extend_schema(
+        request=PartyRollSerializer,
+        responses={200: PartySerializer, **ERROR_RESPONSES},
+        summary="Roll for the seat whose turn it is",
+    )
+    def post(self, request: Request, party_id: UUID) -> Response:
+        serializer = PartyRollSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        party = services.party_act(
+            party_id=party_id, player=request.user, action="roll", **serializer.validated_data
+        )
+        return Response(selectors.party_payload(party))
+
+
+class PartyScoreView(APIView):
+    throttle_scope = "play"
+
+    @extend_schema(
+        request=PartyScoreSerializer,
+        responses={200: PartySerializer, **ERROR_RESPONSES},
+        summary="Fill a box for the seat whose turn it is; the next seat's turn begins",
+    )
+    def post(self, request: Request, party_id: UUID) -> Response:
+        serializer = PartyScoreSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        party = services.party_act(
+            party_id=party_id, player=request.user, action="score", **serializer.validated_data
+        )
+        return Response(selectors.party_payload(party))
+
+
+# -- friend challenges ------------------------------------------------------------------
+
+CODE_PARAMETER = OpenApiParameter(
+    "code", str, OpenApiParameter.PATH, description="A friend code, e.g. `7KQ3-0ABC` (any case)."
+)
+
+
+class RoundShareView(APIView):
+    @extend_schema(
+        request=None,
+        responses={200: ShareSerializer, **ERROR_RESPONSES},
+        summary="Share your finished round: its friend code (the same code every time)",
+    )
+    def post(self, request: Request, round_id: UUID) -> Response:
+        share = services.share_create(round_id=round_id, player=request.user)
+        return Response(
+            {"code": share.code, "url": request.build_absolute_uri(selectors.share_url(share))}
+        )
+
+    @extend_schema(
+        responses={200: SharePlaysSerializer, **ERROR_RESPONSES},
+        summary="Who played your round's code, and their scores",
+    )
+    def get(self, request: Request, round_id: UUID) -> Response:
+        share = selectors.share_of_round(round_id=round_id, player=request.user)
+        body = selectors.share_plays(share)
+        body["url"] = request.build_absolute_uri(body["url"])
+        return Response(body)
+
+
+class FriendView(APIView):
+    throttle_scope = "friend"
+
+    @extend_schema(
+        parameters=[CODE_PARAMETER],
+        responses={200: FriendViewSerializer, **ERROR_RESPONSES},
+        summary="A friend challenge: who shared it, its rules, and how you stand",
+    )
+    def get(self, request: Request, code: str) -> Response:
+        share = selectors.share_get(code=code)
+        body = selectors.friend_view(share=share, player=request.user)
+        body["url"] = request.build_absolute_uri(body["url"])
+        return Response(body)
+
+    @extend_schema(
+        parameters=[CODE_PARAMETER],
+        responses={204: None, **ERROR_RESPONSES},
+        summary="Revoke your code (404 to everyone afterwards)",
+    )
+    def delete(self, request: Request, code: str) -> Response:
+        services.share_revoke(code=code, player=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FriendRoundsView(APIView):
+    throttle_scope = "friend"
+
+    @extend_schema(
+        parameters=[CODE_PARAMETER],
+        request=FriendStartSerializer,
+        responses={200: RoundSerializer, 201: RoundSerializer, **ERROR_RESPONSES},
+        summary="Play a friend's code: your round on the same dice, ruleset and options",
+        description=(
+            "201 when a round was started, 200 when your unfinished round of this code is "
+            "returned. A shared daily is that day's daily round: ranked if it is your "
+            "first round on the day itself."
+        ),
+    )
+    def post(self, request: Request, code: str) -> Response:
+        serializer = FriendStartSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rnd, created = services.friend_round_start(
+            code=code, player=request.user, view=serializer.validated_data["view"]
+        )
+        return Response(
+            selectors.round_payload(rnd),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )

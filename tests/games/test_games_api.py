@@ -64,7 +64,9 @@ def test_a_game_is_the_same_round_as_the_daily_with_the_same_preconditions():
         ({"mode": "solo", "options": {"forced_order": "yes"}}, "invalid_option"),
         ({"mode": "computer", "level": "godlike"}, "invalid_input"),
         ({"mode": "solo", "level": "easy"}, "level_not_applicable"),
-        ({"mode": "party"}, "invalid_input"),
+        ({"mode": "tennis"}, "invalid_input"),
+        ({"mode": "party"}, "invalid_seats"),
+        ({"mode": "solo", "seats": ["Ann", "Bo"]}, "seats_not_applicable"),
         ({"mode": "solo", "options": ["forced_order"]}, "invalid_input"),
     ],
 )

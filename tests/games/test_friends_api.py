@@ -1,0 +1,231 @@
+"""Friend challenges through the API: share codes, the friend's view and round on the
+same dice, blind and target views, shared dailies, revoking, and guessing."""
+
+import datetime as dt
+import json
+
+import pytest
+import time_machine
+
+from games.models import Round, ShareCode
+from tests.factories import make_player, play_round
+from tests.games.conftest import new_game, play_worst_boxes, roll, score
+
+pytestmark = pytest.mark.django_db
+
+NOON = dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
+
+
+def share(client, state):
+    response = client.post(f"/api/v1/rounds/{state['id']}/share/")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def start(client, code, view="blind"):
+    return client.post(f"/api/v1/friend/{code}/rounds/", {"view": view}, format="json")
+
+
+def finished_solo(client, ruleset="yatzy"):
+    return play_worst_boxes(client, new_game(client, mode="solo", ruleset=ruleset))
+
+
+def test_sharing_a_finished_round_gives_one_code_and_a_link():
+    _, sharer = make_player()
+    state = finished_solo(sharer)
+    first = share(sharer, state)
+    assert len(first["code"]) == 8 and set(first["code"]) <= set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+    assert first["url"].endswith(f"/f/{first['code']}")
+    assert share(sharer, state) == first
+    assert ShareCode.objects.count() == 1
+
+
+def test_an_unfinished_or_another_players_round_cannot_be_shared():
+    _, sharer = make_player()
+    _, other = make_player()
+    running = new_game(sharer, mode="solo", ruleset="yatzy")
+    response = sharer.post(f"/api/v1/rounds/{running['id']}/share/")
+    assert response.status_code == 400 and response.json()["code"] == "round_not_finished"
+    done = finished_solo(sharer)
+    assert other.post(f"/api/v1/rounds/{done['id']}/share/").status_code == 404
+
+
+def test_codes_are_read_in_any_case_with_crockfords_lookalikes():
+    _, sharer = make_player()
+    code = share(sharer, finished_solo(sharer))["code"]
+    _, friend = make_player()
+    typed = code.lower().replace("0", "o").replace("1", "l")
+    typed = f"{typed[:4]}-{typed[4:]}"
+    response = friend.get(f"/api/v1/friend/{typed}/")
+    assert response.status_code == 200 and response.json()["code"] == code
+
+
+def test_a_friend_mirroring_the_sharers_holds_gets_the_sharers_dice_and_total():
+    _, sharer = make_player(display_name="Sharon")
+    played = new_game(sharer, mode="solo", ruleset="yatzy")
+    while played["status"] == "in_progress":
+        played = roll(sharer, played)
+        if played["rolls_left"]:
+            played = roll(sharer, played, [0, 1])
+        played = score(sharer, played, max(played["options"], key=played["options"].get))
+    code = share(sharer, played)["code"]
+
+    _, friend = make_player()
+    view = friend.get(f"/api/v1/friend/{code}/").json()
+    assert (view["sharer"], view["ruleset"], view["mode"]) == ("Sharon", "yatzy", "solo")
+    assert view["options"] == played["rules"] and view["my_round"] is None
+    started = start(friend, code)
+    assert started.status_code == 201
+    state = started.json()
+    assert (state["mode"], state["share"], state["commitment"]) == (
+        "friend",
+        code,
+        played["commitment"],
+    )
+    assert state["seed"] is None  # the friend's own round is not over
+    # The same actions give the same dice, turn by turn, and the same total.
+    for action in played["actions"]:
+        if action["type"] == "roll":
+            state = roll(friend, state, action["hold"])
+        else:
+            state = score(friend, state, action["category"])
+    assert state["total"] == played["total"]
+    assert state["actions"] == played["actions"]
+
+
+def test_blind_hides_the_target_until_the_friend_finishes_and_target_shows_it():
+    _, sharer = make_player()
+    shared = finished_solo(sharer)
+    code = share(sharer, shared)["code"]
+    _, blind = make_player()
+    _, aiming = make_player()
+    blind_round = start(blind, code, "blind").json()
+    assert blind.get(f"/api/v1/friend/{code}/").json()["target"] is None
+    start(aiming, code, "target")
+    aimed = aiming.get(f"/api/v1/friend/{code}/").json()
+    assert (aimed["view"], aimed["target"]) == ("target", shared["total"])
+    assert aimed["sharer_round"] is None
+
+    final = play_worst_boxes(blind, blind_round)
+    after = blind.get(f"/api/v1/friend/{code}/").json()
+    assert after["target"] == shared["total"]
+    assert after["my_round"]["total"] == final["total"]
+    # Both finished: both scorecards, turn by turn.
+    assert after["sharer_round"]["total"] == shared["total"]
+    assert after["sharer_round"]["scorecard"] == shared["scorecard"]
+    assert len(after["sharer_round"]["turns"]) == len(after["my_round"]["turns"]) == 15
+    assert sum(t["points"] for t in after["my_round"]["turns"]) + final["bonus"] == final["total"]
+
+
+def test_one_unfinished_friend_round_per_code_a_second_start_returns_it():
+    _, sharer = make_player()
+    code = share(sharer, finished_solo(sharer))["code"]
+    _, friend = make_player()
+    first = start(friend, code)
+    again = start(friend, code, "target")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["id"] == first.json()["id"]
+    assert Round.objects.filter(share__code=code).count() == 1
+
+
+def test_the_sharer_sees_who_played_and_their_scores():
+    _, sharer = make_player()
+    shared = finished_solo(sharer)
+    code = share(sharer, shared)["code"]
+    _, friend = make_player(display_name="Fran")
+    play_worst_boxes(friend, start(friend, code, "target").json())
+    plays = sharer.get(f"/api/v1/rounds/{shared['id']}/share/").json()
+    assert plays["code"] == code
+    assert [(p["display_name"], p["view"], p["status"]) for p in plays["plays"]] == [
+        ("Fran", "target", "completed")
+    ]
+    assert plays["plays"][0]["total"] is not None
+
+
+def test_a_friend_round_has_no_hint_until_it_is_over():
+    _, sharer = make_player()
+    code = share(sharer, finished_solo(sharer))["code"]
+    _, friend = make_player()
+    state = start(friend, code).json()
+    refused = friend.get(f"/api/v1/rounds/{state['id']}/hint/")
+    assert refused.status_code == 403 and refused.json()["code"] == "hint_unavailable"
+
+
+def test_playing_your_own_code_is_refused():
+    _, sharer = make_player()
+    code = share(sharer, finished_solo(sharer))["code"]
+    response = start(sharer, code)
+    assert response.status_code == 400 and response.json()["code"] == "own_share"
+
+
+@pytest.mark.django_db(transaction=True)  # board jobs run on commit
+def test_a_shared_daily_is_the_friends_ranked_daily_while_the_day_is_open():
+    with time_machine.travel(NOON, tick=False):
+        _, sharer = make_player()
+        ranked = sharer.post("/api/v1/daily/2026-11-20/rounds/").json()
+        done = play_round(sharer, ranked["id"])
+        code = share(sharer, done)["code"]
+        _, friend = make_player()
+        view = friend.get(f"/api/v1/friend/{code}/")
+        state = start(friend, code).json()
+        assert (state["mode"], state["ranked"], state["date"]) == ("daily", True, "2026-11-20")
+        assert state["share"] == code
+        final = play_round(friend, state["id"])
+        after = friend.get(f"/api/v1/friend/{code}/").json()
+        seed = bytes(Round.objects.get(pk=ranked["id"]).seed).hex()
+        # No answer carries the day's seed before its reveal.
+        for body in (view.json(), state, final, after):
+            assert seed not in json.dumps(body)
+        assert final["seed"] is None
+        board = friend.get("/api/v1/leaderboards/daily/2026-11-20/").json()
+    assert after["sharer_round"]["total"] == done["total"]
+    assert board["me"]["value"] == final["total"]  # it counts as the friend's day
+
+
+def test_after_its_day_a_shared_daily_is_an_unranked_replay():
+    with time_machine.travel(NOON, tick=False):
+        _, sharer = make_player()
+        ranked = sharer.post("/api/v1/daily/2026-11-20/rounds/").json()
+        code = share(sharer, play_round(sharer, ranked["id"]))["code"]
+    with time_machine.travel(NOON + dt.timedelta(days=1), tick=False):
+        _, friend = make_player()
+        state = start(friend, code).json()
+    assert (state["mode"], state["ranked"], state["date"]) == ("daily", False, "2026-11-20")
+
+
+def test_a_revoked_code_is_404_for_everyone_and_only_the_sharer_can_revoke():
+    _, sharer = make_player()
+    code = share(sharer, finished_solo(sharer))["code"]
+    _, friend = make_player()
+    started = start(friend, code).json()
+    assert friend.delete(f"/api/v1/friend/{code}/").status_code == 404
+    assert sharer.delete(f"/api/v1/friend/{code}/").status_code == 204
+    for client in (friend, sharer):
+        gone = client.get(f"/api/v1/friend/{code}/")
+        assert gone.status_code == 404 and gone.json()["code"] == "share_not_found"
+        assert start(client, code).status_code == 404
+    assert sharer.delete(f"/api/v1/friend/{code}/").status_code == 404
+    # A round already started stays playable.
+    assert roll(friend, started)["roll"] == 1
+
+
+@pytest.mark.parametrize("code", ["ZZZZZZZZ", "UUUUUUUU", "short", "x" * 40])
+def test_unknown_and_malformed_codes_are_404_never_403(code):
+    _, friend = make_player()
+    for response in (friend.get(f"/api/v1/friend/{code}/"), start(friend, code)):
+        assert response.status_code == 404 and response.json()["code"] == "share_not_found"
+
+
+def test_a_guessing_burst_is_throttled(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "friend": "5/minute",
+        },
+    }
+    _, guesser = make_player()
+    statuses = [guesser.get(f"/api/v1/friend/AAAAAAA{i}/").status_code for i in range(8)]
+    assert statuses == [404] * 5 + [429] * 3
+    starts = start(guesser, "BBBBBBBB")
+    assert starts.status_code == 429 and "Retry-After" in starts
