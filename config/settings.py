@@ -236,6 +236,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Tags and operation ids from the path after /api/v1/ ("rounds", "rounds_roll_create"),
+    # so a generated client groups its modules by resource instead of one "v1" group.
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    # Our path converters' types, so a generated client takes a date and an int for them.
+    "PATH_CONVERTER_OVERRIDES": {
+        "isodate": {"type": "string", "format": "date"},
+        "year": {"type": "integer", "minimum": 1000, "maximum": 9999},
+    },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }
 
