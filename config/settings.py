@@ -19,6 +19,8 @@ env = environ.Env()
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEBUG = env.bool("DEBUG", default=True)
+# Routes the benchmark-only views (config/urls.py); bench.api turns it on for its server.
+BENCH_ENDPOINTS = env.bool("BENCH_ENDPOINTS", default=False)
 
 
 def _required_in_production(name: str, dev_default: str) -> str:
