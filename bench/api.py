@@ -31,6 +31,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -63,10 +64,32 @@ class Phase:
     p99_ms: float
     errors: dict[str, int]
     answers: dict[str, int]
+    wrk_cpu_s: float
+    server_cpu_s: float | None
 
     @property
     def rate(self) -> float:
         return self.requests / self.seconds
+
+
+def process_tree_cpu_s(pid: int) -> float:
+    """CPU seconds used so far by a process and its children, live and exited (Linux):
+    gunicorn's master and workers, including workers recycled during the run."""
+
+    def fields(stat: str) -> list[str]:
+        return stat.rsplit(")", 1)[1].split()
+
+    tick = os.sysconf("SC_CLK_TCK")
+    own = fields(Path(f"/proc/{pid}/stat").read_text())
+    total = sum(int(n) for n in own[11:15])  # utime, stime, and those of reaped children
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            child = fields(stat.read_text())
+        except OSError:
+            continue  # exited while we looked
+        if int(child[1]) == pid:
+            total += int(child[11]) + int(child[12])
+    return total / tick
 
 
 def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]:
@@ -95,9 +118,19 @@ def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]
 
 
 def wrk(
-    name: str, url: str, script: str, connections: int, duration: int, env: dict[str, str]
+    name: str,
+    url: str,
+    script: str,
+    connections: int,
+    duration: int,
+    env: dict[str, str],
+    *,
+    server_pid: int | None = None,
 ) -> Phase:
-    """Run wrk with one connection per thread; its Lua ``done()`` prints the figures."""
+    """Run wrk with one connection per thread; its Lua ``done()`` prints the figures.
+    With ``server_pid``, also the CPU time the server's process tree spent meanwhile."""
+    wrk_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = process_tree_cpu_s(server_pid) if server_pid else None
     result = subprocess.run(
         [
             "wrk",
@@ -114,6 +147,11 @@ def wrk(
         text=True,
         check=True,
     )
+    server_cpu_s = None
+    if server_pid and server_cpu is not None:
+        server_cpu_s = process_tree_cpu_s(server_pid) - server_cpu
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wrk_cpu_s = after.ru_utime + after.ru_stime - wrk_cpu.ru_utime - wrk_cpu.ru_stime
     for line in result.stdout.splitlines():
         if line.startswith("BENCH-RESULT "):
             figures: dict[str, Any] = json.loads(line.removeprefix("BENCH-RESULT "))
@@ -129,39 +167,63 @@ def wrk(
         p99_ms=latency["p99"] / 1000,
         errors={kind: n for kind, n in figures["errors"].items() if n},
         answers=figures["answers"],
+        wrk_cpu_s=wrk_cpu_s,
+        server_cpu_s=server_cpu_s,
     )
 
 
 def report(title: str, phases: list[Phase]) -> None:
+    """One line per phase. CPU columns: milliseconds of CPU per request, spent by the
+    web server's processes (PostgreSQL not included) and by wrk."""
     print(f"\n{title}")
-    print(f"  {'phase':<28} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8}  errors")
+    print(
+        f"  {'phase':<28} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'web CPU':>8} {'wrk CPU':>8}  errors"
+    )
     for phase in phases:
         answers = ", ".join(f"{key} {n}" for key, n in sorted(phase.answers.items()))
+        web = (phase.server_cpu_s or float("nan")) * 1000 / phase.requests
         print(
-            f"  {phase.name:<28} {phase.rate:>7.0f} {phase.p50_ms:>8.1f} {phase.p99_ms:>8.1f}"
+            f"  {phase.name:<28} {phase.rate:>7.0f} {phase.p50_ms:>8.1f} {phase.p99_ms:>8.1f} "
+            f"{web:>8.2f} {phase.wrk_cpu_s * 1000 / phase.requests:>8.2f}"
             f"  {phase.errors or 0}" + (f"  ({answers})" if answers else "")
         )
 
 
 def ratios(plain: Phase, drf: Phase, play: Phase) -> None:
-    print("\n  throughput ratios (same run):")
-    print(f"    play / DRF trivial        {play.rate / drf.rate:.2f}")
-    print(f"    play / plain Django       {play.rate / plain.rate:.2f}")
-    print(f"    DRF trivial / plain Django {drf.rate / plain.rate:.2f}")
+    """Each pair as throughput ratios and as ratios of requests per CPU-second of the web
+    server: the second is what other processes on the machine disturb least."""
+
+    def per_cpu_s(phase: Phase) -> float:
+        return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
+
+    print(f"\n  {'ratios (same run)':<28} {'req/s':>7} {'req/web CPU-s':>14}")
+    for label, a, b in (
+        ("play / DRF trivial", play, drf),
+        ("play / plain Django", play, plain),
+        ("DRF trivial / plain Django", drf, plain),
+    ):
+        print(f"  {label:<28} {a.rate / b.rate:>7.2f} {per_cpu_s(a) / per_cpu_s(b):>14.2f}")
 
 
-def phases(url: str, env: dict[str, str], *, connections: int, duration: int) -> list[Phase]:
+def phases(
+    url: str, env: dict[str, str], *, connections: int, duration: int, server_pid: int
+) -> list[Phase]:
     """The three phases in order, each for the same duration and connection count."""
     return [
-        wrk("plain Django JSON view", url + PLAIN, "get.lua", connections, duration, env),
-        wrk("DRF GET accounts/me/", url + ME, "get.lua", connections, duration, env),
-        wrk("play: roll/roll/roll/score", url, "play.lua", connections, duration, env),
+        wrk(name, url + path, script, connections, duration, env, server_pid=server_pid)
+        for name, path, script in (
+            ("plain Django JSON view", PLAIN, "get.lua"),
+            ("DRF GET accounts/me/", ME, "get.lua"),
+            ("play: roll/roll/roll/score", "", "play.lua"),
+        )
     ]
 
 
 @contextmanager
-def gunicorn(port: int, workers: int | None) -> Iterator[str]:
-    """gunicorn as deployed (DEBUG off) with the benchmark route on; yields its URL."""
+def gunicorn(port: int, workers: int | None) -> Iterator[tuple[str, int]]:
+    """gunicorn as deployed (DEBUG off) with the benchmark route on; yields its URL and
+    the master's pid."""
     env = {
         **os.environ,
         "DEBUG": "false",
@@ -196,7 +258,7 @@ def gunicorn(port: int, workers: int | None) -> Iterator[str]:
             if time.monotonic() > deadline:
                 sys.exit("gunicorn did not answer in 30 s")
             time.sleep(0.2)
-        yield url
+        yield url, server.pid
     finally:
         server.terminate()
         server.wait()
@@ -222,7 +284,8 @@ def main() -> None:
     day = clock.today()
     players, pg_version = setup_players(args.connections, day)
     wrk_version = subprocess.run(["wrk", "--version"], capture_output=True, text=True).stdout
-    with tempfile.TemporaryDirectory() as scratch, gunicorn(args.port, args.workers) as url:
+    server = gunicorn(args.port, args.workers)
+    with tempfile.TemporaryDirectory() as scratch, server as (url, server_pid):
         players_file = Path(scratch) / "players.txt"
         players_file.write_text("".join(f"{token} {round_id}\n" for token, round_id in players))
         env = {**os.environ, "BENCH_PLAYERS": str(players_file), "BENCH_DAY": day.isoformat()}
@@ -232,15 +295,20 @@ def main() -> None:
             f"{args.workers or 'default (2 x cores + 1)'}; "
             f"{wrk_version.split(' Copyright')[0].strip()}; {args.duration} s per phase"
         )
+        # Other processes on the machine skew every figure; the load says how much.
+        print(f"Load average before: {os.getloadavg()[0]:.2f}")
         # Warm up: every worker opens its database connection.
         for path in (PLAIN, ME):
             wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
-        closed = phases(url, env, connections=args.connections, duration=args.duration)
+        closed = phases(
+            url, env, connections=args.connections, duration=args.duration, server_pid=server_pid
+        )
         report(f"Closed loop, {args.connections} connections (capacity)", closed)
         ratios(*closed)
-        single = phases(url, env, connections=1, duration=args.duration)
+        single = phases(url, env, connections=1, duration=args.duration, server_pid=server_pid)
         report("One connection (service time on an otherwise idle server)", single)
         ratios(*single)
+        print(f"\nLoad average after: {os.getloadavg()[0]:.2f} (1 min, the bench's own load in it)")
 
 
 if __name__ == "__main__":
