@@ -104,10 +104,12 @@ def test_a_generated_client_plays_a_daily_round_and_reads_the_board(live_stack, 
     assert None not in state.scorecard.additional_properties.values()
 
     # The board is updated by the worker process once the round has committed.
-    def my_line():
+    def board_with_my_line():
         page = leaderboards_daily_retrieve.sync(day=today, client=player)
         assert isinstance(page, BoardPage), page
-        return page.me
+        return page if page.me else None
 
-    me = wait_for(my_line)
-    assert (me.username, me.rank, me.value) == ("generated", 1, state.total)
+    page = wait_for(board_with_my_line)
+    rows = [(row.rank, row.username, row.value) for row in page.results]
+    assert rows == [(1, "generated", state.total)]
+    assert (page.me.rank, page.me.value) == (1, state.total)
