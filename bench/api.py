@@ -1,217 +1,314 @@
-"""API benchmark: roll and score under gunicorn + PostgreSQL, beside a trivial endpoint.
+"""API benchmark: wrk, a compiled load generator, against gunicorn + PostgreSQL.
 
     DATABASE_URL=postgres://user:pass@127.0.0.1:5432/yatzy_bench python -m bench.api
 
-Starts gunicorn (``deploy/gunicorn.conf.py``) on a scratch database, creates players with
-rounds, then runs, for the same duration and the same number of concurrent clients:
+Needs ``wrk`` (the Debian package) and a scratch PostgreSQL database, which it migrates
+and empties. Starts gunicorn as deployed (``deploy/gunicorn.conf.py``, ``DEBUG`` off)
+with the benchmark-only route on (``BENCH_ENDPOINTS``), creates one player with a ranked
+round per connection, and runs wrk with one connection per thread, so each thread's Lua
+state is one player's (``bench/wrk/*.lua``). Three phases, each for the same duration
+and number of connections:
 
-1. the baseline: ``GET /api/v1/accounts/me/``, a trivial authenticated DRF endpoint
-   (token lookup + serialise one row);
-2. play: each client plays rounds (roll, roll, roll, score per turn, new round at the
-   end) as fast as it can.
+1. plain: ``GET /api/bench/plain/``, a plain Django JSON view: the framework's floor
+   (Django's request cycle and middleware; no DRF, no database);
+2. drf: ``GET /api/v1/accounts/me/``, a trivial authenticated DRF endpoint (token
+   lookup, one row serialised);
+3. play: each connection plays its own rounds, roll, roll, roll, score per turn, with
+   ``turn`` and ``roll`` read back from each answer, and a new round when one ends.
 
-Closed-loop clients with no think time measure capacity; latency there is queueing
-(``clients / throughput``). A third phase measures latency at a fixed offered load
-(each client paced to ``--paced-rate`` requests/s), the figure a player feels.
+Closed loop (no think time) at ``--connections`` measures capacity; its latency is
+mostly queueing (connections / throughput). The three run again with one connection:
+the service time of a request on an otherwise idle server. (A paced run with think
+time would measure an artifact instead: gunicorn's sync workers close each connection
+after answering, wrk reconnects at once and then waits, and every such idle connection
+holds a worker.) Play is printed beside both baselines of the same run, as ratios;
+latencies are percentiles of wrk's own distribution.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
+import datetime as dt
+import json
 import os
-import random
-import statistics
+import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from bench.machine import describe
 
 ROOT = Path(__file__).resolve().parents[1]
+SCRIPTS = ROOT / "bench" / "wrk"
+PLAIN = "/api/bench/plain/"
+ME = "/api/v1/accounts/me/"
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+@dataclass
+class Phase:
+    """One wrk run's figures."""
+
+    name: str
+    requests: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    errors: dict[str, int]
+    answers: dict[str, int]
+    wrk_cpu_s: float
+    server_cpu_s: float | None
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds
 
 
-def setup_players(count: int) -> list[str]:
-    """Create a fresh schema and ``count`` players; returns their tokens."""
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, check=True
-    )
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
+def process_tree_cpu_s(pid: int) -> float:
+    """CPU seconds used so far by a process and its children, live and exited (Linux):
+    gunicorn's master and workers, including workers recycled during the run."""
 
-    django.setup()
+    def fields(stat: str) -> list[str]:
+        return stat.rsplit(")", 1)[1].split()
+
+    tick = os.sysconf("SC_CLK_TCK")
+    own = fields(Path(f"/proc/{pid}/stat").read_text())
+    total = sum(int(n) for n in own[11:15])  # utime, stime, and those of reaped children
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            child = fields(stat.read_text())
+        except OSError:
+            continue  # exited while we looked
+        if int(child[1]) == pid:
+            total += int(child[11]) + int(child[12])
+    return total / tick
+
+
+def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]:
+    """Migrate and empty the scratch database, then create ``count`` players, each with
+    an API token and a ranked round of ``day``. Returns the (token, round id) pairs and
+    the PostgreSQL server version."""
+    from django.core.management import call_command
+    from django.db import connection
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from games.models import Round
+    from games.services import round_start_daily
 
-    Round.objects.all().delete()
-    User.objects.filter(username__startswith="bench-").delete()
-    tokens = []
+    call_command("migrate", "--noinput", verbosity=0)
+    call_command("flush", "--noinput", verbosity=0)
+    players = []
     for i in range(count):
-        user = User.objects.create_user(f"bench-{i}", password="bench-password-123")
-        tokens.append(Token.objects.create(user=user).key)
-    return tokens
+        # No password: the players use their tokens only, and hashing one costs ~0.5 s.
+        user = User.objects.create_user(f"bench-{i}", password=None)
+        rnd, _ = round_start_daily(player=user, day=day)
+        players.append((Token.objects.create(user=user).key, str(rnd.id)))
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        version = cursor.fetchone()[0]
+    return players, version
 
 
-async def run_clients(url, tokens, duration, client_loop):
-    latencies: dict[str, list[float]] = defaultdict(list)
-    errors: dict[str, int] = defaultdict(int)
-    deadline = time.perf_counter() + duration
-    limits = httpx.Limits(max_connections=len(tokens), max_keepalive_connections=len(tokens))
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
-
-        async def timed(kind, method, path, token, body=None):
-            started = time.perf_counter()
-            response = await http.request(
-                method, path, json=body, headers={"Authorization": f"Token {token}"}
-            )
-            latencies[kind].append(time.perf_counter() - started)
-            if response.status_code >= 400:
-                errors[f"{kind} {response.status_code}"] += 1
-            return response
-
-        started = time.perf_counter()
-        await asyncio.gather(*(client_loop(timed, token, deadline) for token in tokens))
-        elapsed = time.perf_counter() - started
-    return latencies, errors, elapsed
-
-
-async def stagger(pace: float | None) -> None:
-    """Paced clients start at random offsets, so their requests spread over each period
-    instead of arriving as one burst."""
-    if pace:
-        await asyncio.sleep(random.uniform(0, 1 / pace))
-
-
-def trivial_loop(pace: float | None = None):
-    async def loop(timed, token, deadline):
-        await stagger(pace)
-        while time.perf_counter() < deadline:
-            tick = time.perf_counter()
-            await timed("me", "GET", "/api/v1/accounts/me/", token)
-            if pace:
-                await asyncio.sleep(max(0.0, 1 / pace - (time.perf_counter() - tick)))
-
-    return loop
-
-
-def play_loop(day: str, pace: float | None = None):
-    async def loop(timed, token, deadline):
-        await stagger(pace)
-        state = None
-        while time.perf_counter() < deadline:
-            tick = time.perf_counter()
-            if state is None or state["status"] != "in_progress":
-                state = (await timed("start", "POST", f"/api/v1/daily/{day}/rounds/", token)).json()
-            elif state["rolls_left"] > 0 and state["roll"] < 3:
-                body = {
-                    "hold": [0, 1] if state["roll"] else [],
-                    "turn": state["turn"],
-                    "roll": state["roll"],
-                }
-                state = (
-                    await timed("roll", "POST", f"/api/v1/rounds/{state['id']}/roll/", token, body)
-                ).json()
-            else:
-                body = {"category": next(iter(state["options"])), "turn": state["turn"]}
-                state = (
-                    await timed(
-                        "score", "POST", f"/api/v1/rounds/{state['id']}/score/", token, body
-                    )
-                ).json()
-            if pace:
-                await asyncio.sleep(max(0.0, 1 / pace - (time.perf_counter() - tick)))
-
-    return loop
+def wrk(
+    name: str,
+    url: str,
+    script: str,
+    connections: int,
+    duration: int,
+    env: dict[str, str],
+    *,
+    server_pid: int | None = None,
+) -> Phase:
+    """Run wrk with one connection per thread; its Lua ``done()`` prints the figures.
+    With ``server_pid``, also the CPU time the server's process tree spent meanwhile."""
+    wrk_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_cpu = process_tree_cpu_s(server_pid) if server_pid else None
+    result = subprocess.run(
+        [
+            "wrk",
+            f"--threads={connections}",
+            f"--connections={connections}",
+            f"--duration={duration}s",
+            # Long enough that no answer falls out of the latency distribution.
+            "--timeout=30s",
+            f"--script={SCRIPTS / script}",
+            url,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    server_cpu_s = None
+    if server_pid and server_cpu is not None:
+        server_cpu_s = process_tree_cpu_s(server_pid) - server_cpu
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wrk_cpu_s = after.ru_utime + after.ru_stime - wrk_cpu.ru_utime - wrk_cpu.ru_stime
+    for line in result.stdout.splitlines():
+        if line.startswith("BENCH-RESULT "):
+            figures: dict[str, Any] = json.loads(line.removeprefix("BENCH-RESULT "))
+            break
+    else:
+        sys.exit(f"wrk printed no result:\n{result.stdout}\n{result.stderr}")
+    latency = figures["latency_us"]
+    return Phase(
+        name=name,
+        requests=figures["requests"],
+        seconds=figures["duration_us"] / 1e6,
+        p50_ms=latency["p50"] / 1000,
+        p99_ms=latency["p99"] / 1000,
+        errors={kind: n for kind, n in figures["errors"].items() if n},
+        answers=figures["answers"],
+        wrk_cpu_s=wrk_cpu_s,
+        server_cpu_s=server_cpu_s,
+    )
 
 
-def report(title, latencies, errors, elapsed):
-    total = sum(len(v) for v in latencies.values())
-    print(f"\n{title}: {total} requests in {elapsed:.1f} s = {total / elapsed:.0f} req/s")
-    for kind, values in sorted(latencies.items()):
-        ms = [v * 1000 for v in values]
+def report(title: str, phases: list[Phase]) -> None:
+    """One line per phase. CPU columns: milliseconds of CPU per request, spent by the
+    web server's processes (PostgreSQL not included) and by wrk."""
+    print(f"\n{title}")
+    print(
+        f"  {'phase':<28} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'web CPU':>8} {'wrk CPU':>8}  errors"
+    )
+    for phase in phases:
+        answers = ", ".join(f"{key} {n}" for key, n in sorted(phase.answers.items()))
+        web = (phase.server_cpu_s or float("nan")) * 1000 / phase.requests
         print(
-            f"  {kind:<6} n={len(ms):>6}  {len(ms) / elapsed:>6.0f}/s  "
-            f"p50 {statistics.median(ms):6.1f} ms  p99 {percentile(ms, 0.99):6.1f} ms"
+            f"  {phase.name:<28} {phase.rate:>7.0f} {phase.p50_ms:>8.1f} {phase.p99_ms:>8.1f} "
+            f"{web:>8.2f} {phase.wrk_cpu_s * 1000 / phase.requests:>8.2f}"
+            f"  {phase.errors or 0}" + (f"  ({answers})" if answers else "")
         )
-    print(f"  errors: {dict(errors) or 0}")
-    return total / elapsed
+
+
+def ratios(plain: Phase, drf: Phase, play: Phase) -> None:
+    """Each pair as throughput ratios and as ratios of requests per CPU-second of the web
+    server: the second is what other processes on the machine disturb least."""
+
+    def per_cpu_s(phase: Phase) -> float:
+        return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
+
+    print(f"\n  {'ratios (same run)':<28} {'req/s':>7} {'req/web CPU-s':>14}")
+    for label, a, b in (
+        ("play / DRF trivial", play, drf),
+        ("play / plain Django", play, plain),
+        ("DRF trivial / plain Django", drf, plain),
+    ):
+        print(f"  {label:<28} {a.rate / b.rate:>7.2f} {per_cpu_s(a) / per_cpu_s(b):>14.2f}")
+
+
+def phases(
+    url: str, env: dict[str, str], *, connections: int, duration: int, server_pid: int
+) -> list[Phase]:
+    """The three phases in order, each for the same duration and connection count."""
+    return [
+        wrk(name, url + path, script, connections, duration, env, server_pid=server_pid)
+        for name, path, script in (
+            ("plain Django JSON view", PLAIN, "get.lua"),
+            ("DRF GET accounts/me/", ME, "get.lua"),
+            ("play: roll/roll/roll/score", "", "play.lua"),
+        )
+    ]
+
+
+@contextmanager
+def gunicorn(port: int, workers: int | None) -> Iterator[tuple[str, int]]:
+    """gunicorn as deployed (DEBUG off) with the benchmark route on; yields its URL and
+    the master's pid."""
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+        "DAILY_SEED_SECRET": "bench-only-daily-seed-secret",
+        "SECURE_SSL_REDIRECT": "false",
+        "BENCH_ENDPOINTS": "true",
+        # The throttle still runs on every play request; it must not refuse the load.
+        "THROTTLE_PLAY": "1000000/minute",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_LOGLEVEL": "warning",
+    }
+    if workers:
+        env["WEB_CONCURRENCY"] = str(workers)
+    gunicorn_bin = str(Path(sys.executable).parent / "gunicorn")
+    server = subprocess.Popen(
+        [gunicorn_bin, "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"],
+        cwd=ROOT,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if server.poll() is not None:
+                sys.exit("gunicorn exited at start")
+            try:
+                if httpx.get(url + PLAIN, timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                sys.exit("gunicorn did not answer in 30 s")
+            time.sleep(0.2)
+        yield url, server.pid
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=32)
-    parser.add_argument("--duration", type=float, default=20.0)
-    parser.add_argument("--paced-rate", type=float, default=2.0, help="requests/s per client")
+    parser.add_argument("--connections", type=int, default=32, help="one wrk thread each")
+    parser.add_argument("--duration", type=int, default=20, help="seconds per phase")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
-        sys.exit("Set DATABASE_URL to a scratch PostgreSQL database (it is migrated and used).")
+        sys.exit("Set DATABASE_URL to a scratch PostgreSQL database (it is migrated and emptied).")
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed (Debian: apt-get install wrk).")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
 
-    tokens = setup_players(args.clients)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    django.setup()
     from daily import clock
 
-    day = clock.today().isoformat()
-    env = {**os.environ, "GUNICORN_BIND": f"127.0.0.1:{args.port}", "GUNICORN_LOGLEVEL": "warning"}
-    if args.workers:
-        env["WEB_CONCURRENCY"] = str(args.workers)
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "-c",
-            "deploy/gunicorn.conf.py",
-            "config.wsgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    url = f"http://127.0.0.1:{args.port}"
-    try:
-        for _ in range(100):
-            try:
-                if httpx.get(f"{url}/api/schema/", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.2)
+    day = clock.today()
+    players, pg_version = setup_players(args.connections, day)
+    wrk_version = subprocess.run(["wrk", "--version"], capture_output=True, text=True).stdout
+    server = gunicorn(args.port, args.workers)
+    with tempfile.TemporaryDirectory() as scratch, server as (url, server_pid):
+        players_file = Path(scratch) / "players.txt"
+        players_file.write_text("".join(f"{token} {round_id}\n" for token, round_id in players))
+        env = {**os.environ, "BENCH_PLAYERS": str(players_file), "BENCH_DAY": day.isoformat()}
         print(f"Machine: {describe()}")
         print(
-            f"gunicorn workers: {env.get('WEB_CONCURRENCY', 'default (2 x cores + 1)')}, "
-            f"clients: {args.clients}, {args.duration:.0f} s per phase, PostgreSQL"
+            f"PostgreSQL {pg_version}; gunicorn sync workers: "
+            f"{args.workers or 'default (2 x cores + 1)'}; "
+            f"{wrk_version.split(' Copyright')[0].strip()}; {args.duration} s per phase"
         )
-        asyncio.run(run_clients(url, tokens, 3, trivial_loop()))  # warm up
-        base = report(
-            "Baseline GET accounts/me/ (closed loop)",
-            *asyncio.run(run_clients(url, tokens, args.duration, trivial_loop())),
+        # Other processes on the machine skew every figure; the load says how much.
+        print(f"Load average before: {os.getloadavg()[0]:.2f}")
+        # Warm up: every worker opens its database connection.
+        for path in (PLAIN, ME):
+            wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
+        closed = phases(
+            url, env, connections=args.connections, duration=args.duration, server_pid=server_pid
         )
-        play = report(
-            "Play roll/score (closed loop)",
-            *asyncio.run(run_clients(url, tokens, args.duration, play_loop(day))),
-        )
-        report(
-            f"Baseline at {args.paced_rate:g} req/s per client",
-            *asyncio.run(run_clients(url, tokens, args.duration, trivial_loop(args.paced_rate))),
-        )
-        report(
-            f"Play at {args.paced_rate:g} req/s per client",
-            *asyncio.run(run_clients(url, tokens, args.duration, play_loop(day, args.paced_rate))),
-        )
-        print(f"\nPlay throughput / baseline throughput: {play / base:.2f} (target >= 0.60)")
-    finally:
-        server.terminate()
-        server.wait()
+        report(f"Closed loop, {args.connections} connections (capacity)", closed)
+        ratios(*closed)
+        single = phases(url, env, connections=1, duration=args.duration, server_pid=server_pid)
+        report("One connection (service time on an otherwise idle server)", single)
+        ratios(*single)
+        print(f"\nLoad average after: {os.getloadavg()[0]:.2f} (1 min, the bench's own load in it)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ env = environ.Env()
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEBUG = env.bool("DEBUG", default=True)
+# Routes the benchmark-only views (config/urls.py); bench.api turns it on for its server.
+BENCH_ENDPOINTS = env.bool("BENCH_ENDPOINTS", default=False)
 
 
 def _required_in_production(name: str, dev_default: str) -> str:
@@ -258,6 +260,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Tags and operation ids from the path after /api/v1/ ("rounds", "rounds_roll_create"),
+    # so a generated client groups its modules by resource instead of one "v1" group.
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    # Our path converters' types, so a generated client takes a date and an int for them.
+    "PATH_CONVERTER_OVERRIDES": {
+        "isodate": {"type": "string", "format": "date"},
+        "year": {"type": "integer", "minimum": 1000, "maximum": 9999},
+    },
     "ENUM_NAME_OVERRIDES": {
         "RoundModeEnum": ["daily", "solo", "computer", "friend", "party"],
         "NewGameModeEnum": ["solo", "computer", "party"],

@@ -1,5 +1,7 @@
-"""URL configuration: the v1 API, its schema and docs, and the admin."""
+"""URL configuration: the v1 API, its schema and docs, and the admin; the benchmark's
+plain Django view only when ``BENCH_ENDPOINTS`` is on."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -15,3 +17,9 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboards.urls")),
 ]
+
+if settings.BENCH_ENDPOINTS:
+    # Off unless asked for: the framework-floor baseline is no endpoint of the product.
+    from bench.views import plain_json
+
+    urlpatterns.append(path("api/bench/plain/", plain_json, name="bench-plain"))

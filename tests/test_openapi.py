@@ -76,3 +76,25 @@ def test_a_blank_display_name_is_documented_as_allowed(tmp_path):
     field = schema["components"]["schemas"]["RegisterRequest"]["properties"]["display_name"]
     assert field.get("default") == ""
     assert "minLength" not in field
+
+
+def test_path_dates_and_years_are_typed_for_generated_clients(tmp_path):
+    schema = _schema(tmp_path)
+    expected = {
+        "day": {"type": "string", "format": "date"},
+        "year": {"type": "integer", "minimum": 1000, "maximum": 9999},
+    }
+    seen = set()
+    for item in schema["paths"].values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path" and parameter["name"] in expected:
+                    seen.add(parameter["name"])
+                    assert parameter["schema"] == expected[parameter["name"]], parameter
+    assert seen == set(expected)
+
+
+def test_operations_are_tagged_by_resource_not_by_api_version(tmp_path):
+    schema = _schema(tmp_path)
+    operation = schema["paths"]["/api/v1/rounds/{round_id}/roll/"]["post"]
+    assert (operation["operationId"], operation["tags"]) == ("rounds_roll_create", ["rounds"])
