@@ -4,14 +4,15 @@ plain Django view only when ``BENCH_ENDPOINTS`` is on."""
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
 from config.health import HealthView, configured_checks
+from config.openapi import SchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("health/", HealthView.as_view(checks=configured_checks()), name="health"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),

@@ -71,7 +71,7 @@ def test_a_generated_client_plays_a_daily_round_and_reads_the_board(live_stack, 
         RollRequest,
         Round,
         ScoreRequest,
-        StatusEnum,
+        RoundStatusEnum,
     )
 
     anonymous = Client(base_url=live_stack.url, raise_on_unexpected_status=True)
@@ -90,7 +90,7 @@ def test_a_generated_client_plays_a_daily_round_and_reads_the_board(live_stack, 
     today = clock.today()
     state = daily_rounds_create.sync(day=today, client=player)
     assert isinstance(state, Round), state
-    assert state.ranked and state.status == StatusEnum.IN_PROGRESS
+    assert state.ranked and state.status == RoundStatusEnum.IN_PROGRESS
     for turn in range(state.turns):
         assert (state.turn, state.roll) == (turn, 0)
         roll = RollRequest(hold=[], turn=state.turn, roll=state.roll)
@@ -100,7 +100,7 @@ def test_a_generated_client_plays_a_daily_round_and_reads_the_board(live_stack, 
         score = ScoreRequest(category=max(options, key=options.__getitem__), turn=state.turn)
         state = rounds_score_create.sync(round_id=state.id, client=player, body=score)
         assert isinstance(state, Round), state
-    assert state.status == StatusEnum.COMPLETED
+    assert state.status == RoundStatusEnum.COMPLETED
     assert None not in state.scorecard.additional_properties.values()
 
     # The board is updated by the worker process once the round has committed.
