@@ -4,12 +4,10 @@ edge gives before a view runs (413, 415, 429, 503, and the web server's 414)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
-from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 
 ErrorSerializer = inline_serializer(
@@ -80,19 +78,3 @@ class ApiSchema(AutoSchema):
         responses.setdefault("503", UNAVAILABLE)
         responses.setdefault("414", URI_TOO_LONG)
         return operation
-
-
-class SchemaView(SpectacularAPIView):
-    """The OpenAPI schema, generated at most once at a time per process.
-
-    drf-spectacular imports its optional extensions lazily, and two threads doing it at
-    once can fail one of them (a class attribute is set to None by one while the other
-    reads it): seen as 500s on /api/schema/ under gunicorn's threads. Generation is
-    serialised; every request still gets a freshly generated schema.
-    """
-
-    _lock = threading.Lock()
-
-    def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return super().get(request, *args, **kwargs)

@@ -7,7 +7,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
 from config.health import HealthView, configured_checks
-from config.openapi import SchemaView
+from config.schema_view import SchemaView
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -70,8 +70,8 @@ def test_a_generated_client_plays_a_daily_round_and_reads_the_board(live_stack, 
         RegisterRequest,
         RollRequest,
         Round,
-        ScoreRequest,
         RoundStatusEnum,
+        ScoreRequest,
     )
 
     anonymous = Client(base_url=live_stack.url, raise_on_unexpected_status=True)
