@@ -150,6 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     started = time.monotonic()
     parent = os.getppid()
+    if _listening(args.host, args.port):
+        # Else that server's answers would read as this one being ready.
+        print(
+            f"devserver: {args.host}:{args.port} is in use (PORT=... picks another)",
+            file=sys.stderr,
+        )
+        return 1
 
     try:
         _prepare()

@@ -1,12 +1,15 @@
 """``make run`` (config/devserver.py) as a newcomer runs it, on a database and a broker
 of its own: the front page and /health/ answer, the worker included, each 4xx is one log
-line; and one signal stops the web server, the worker and the beat, whoever gets it."""
+line; one signal stops the web server, the worker and the beat, whoever gets it; a port
+in use is refused up front."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,3 +170,20 @@ def test_one_signal_stops_the_server_the_worker_and_the_beat(make_run, how):
     # A warm Celery shutdown takes a few seconds: the worker notices at its next poll.
     wait_for(lambda: not any(_running(pid) for pid in make_run.processes), timeout=20)
     make_run.make.wait(timeout=5)
+
+
+def test_a_port_in_use_is_refused_before_anything_starts():
+    # Else the other server's answers would read as this one being ready.
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "config.devserver", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert f"127.0.0.1:{port} is in use" in result.stderr
