@@ -3,29 +3,33 @@ PORT ?= 8000
 VENV := .venv
 PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
+ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install run test lint bench bench-api bench-leaderboards
+.PHONY: install install-run run test lint bench bench-api bench-leaderboards
 
+# Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
+# mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
 install: $(VENV)/.installed
 
+# Only the packages the service runs on: what `make run` installs. --inexact leaves the
+# dev tools of an environment that already has them.
+install-run: $(VENV)/.installed-run
+
 $(VENV)/.installed: pyproject.toml uv.lock
-	@command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
+	@$(ENSURE_UV)
 	uv sync --frozen
+	@touch $@ $(VENV)/.installed-run
+
+$(VENV)/.installed-run: pyproject.toml uv.lock
+	@$(ENSURE_UV)
+	uv sync --frozen --no-dev --inexact
 	@touch $@
 
-run: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py challenges_ensure
-	@echo
-	@echo "Maxi Yatzy Daily on http://127.0.0.1:$(PORT)/"
-	@echo "  API docs (Swagger UI): http://127.0.0.1:$(PORT)/api/docs/"
-	@echo "  OpenAPI schema:        http://127.0.0.1:$(PORT)/api/schema/"
-	@echo "  Admin:                 http://127.0.0.1:$(PORT)/admin/"
-	@echo "  Create an admin:       $(PY) manage.py createsuperuser"
-	@echo
-	@trap 'trap - EXIT INT TERM; kill 0' EXIT INT TERM; \
-	$(VENV)/bin/celery -A config worker --beat --pool=solo --loglevel=INFO & \
-	$(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
+# config/devserver.py migrates, then supervises the web server and the Celery worker with
+# its beat: one Ctrl-C, one SIGTERM, or the end of `make` stops all three. `exec`: no
+# shell stays between make and the supervisor to swallow a signal.
+run: install-run
+	@exec $(PY) -m config.devserver --port $(PORT)
 
 test: install
 	$(VENV)/bin/ruff check .

@@ -74,3 +74,7 @@ def _rewrite_as_json(response: HttpResponse) -> None:
             message = "Error."
     response.content = json.dumps(error_body(code, message)).encode()
     response["Content-Type"] = "application/json"
+    if response.has_header("Content-Length"):
+        # CommonMiddleware measured the HTML body; a client reading the old length would
+        # wait for bytes that never come (runserver and gunicorn send what is declared).
+        response["Content-Length"] = str(len(response.content))

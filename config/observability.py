@@ -1,5 +1,6 @@
 """Request ids on every log line: taken from ``X-Request-ID`` (when a proxy set a sane
-one) or made up, echoed in the response, and added to log records by a filter."""
+one) or made up, echoed in the response, and added to log records by a filter; and a filter
+that keeps each error answer to one log line under runserver."""
 
 from __future__ import annotations
 
@@ -35,3 +36,17 @@ class RequestIdFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id.get()
         return True
+
+
+# How http.server (under runserver) writes each request's access line.
+_ACCESS_LINE = '"%s" %s %s'
+
+
+class NoErrorAccessLines(logging.Filter):
+    """Leaves out runserver's access lines for 4xx and 5xx answers: Django logs each of
+    those itself (``django.request``, with the request id), so one line per error is
+    enough. Its other lines (200s, the server's own messages) pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", 0)
+        return not (record.msg == _ACCESS_LINE and status >= 400)

@@ -80,7 +80,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -126,7 +126,9 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery ---------------------------------------------------------------------------
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://")
+# The filesystem transport ignores the host, but kombu warns "No hostname was supplied"
+# on every connection to a URL without one.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
@@ -137,6 +139,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_queue_dir / "processed"),
         "control_folder": str(_queue_dir / "control"),
         "store_processed": False,
+        # How often an idle worker looks for a new job file (kombu's default is 1 s).
+        "polling_interval": 0.2,
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A job left unacknowledged by a dead worker is redelivered after this many seconds
@@ -155,6 +159,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_IMPORTS = ["config.tasks"]  # the project's own jobs (the apps' are autodiscovered)
 # The beat schedule lives here in code (reviewed, versioned, identical on every deploy);
 # exactly one `celery beat` process runs it.
 # Strategy-table builds take minutes of CPU (Maxi): they have their own queue and worker,
@@ -193,6 +198,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=3, minute=17),
     },
 }
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # The filesystem broker has no broadcast channel for /health/ to ping a worker on:
+    # instead the worker runs this job and /health/ looks at when it last did
+    # (config.health.WorkerHeartbeat).
+    CELERY_BEAT_SCHEDULE["worker-heartbeat"] = {
+        "task": "config.tasks.worker_heartbeat",
+        "schedule": timedelta(seconds=10),
+    }
 
 # --- The daily challenge --------------------------------------------------------------
 DAILY_TIME_ZONE = env.str("DAILY_TIME_ZONE", default="UTC")
@@ -328,7 +341,10 @@ LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.observability.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "config.observability.RequestIdFilter"},
+        "no_error_access_lines": {"()": "config.observability.NoErrorAccessLines"},
+    },
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {
@@ -347,5 +363,18 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # At DEBUG this logger writes every SQL statement with its parameters, seeds among
     # them: never below INFO, whatever LOG_LEVEL says.
-    "loggers": {"django.db.backends": {"level": "INFO", "propagate": True}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO", "propagate": True},
+        # Django's own logging config gives this logger a console handler of its own when
+        # DEBUG is on; its records also reach the root handler above, so each 4xx was
+        # printed twice. Only the root handler now prints them, with the request id.
+        "django": {"handlers": [], "propagate": True},
+        # runserver's access lines (make run), through the same handler. Django logs each
+        # 4xx and 5xx answer itself (django.request), so those access lines are left out.
+        "django.server": {
+            "handlers": ["console"],
+            "filters": ["no_error_access_lines"],
+            "propagate": False,
+        },
+    },
 }

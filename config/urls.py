@@ -1,17 +1,19 @@
-"""URL configuration: the v1 API, its schema and docs, and the admin; the benchmark's
-plain Django view only when ``BENCH_ENDPOINTS`` is on."""
+"""URL configuration: the front page, the v1 API, its schema and docs, health, the
+admin; the benchmark's plain Django view only when ``BENCH_ENDPOINTS`` is on."""
 
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerView
 
-from config.health import HealthView, configured_checks
+from config.health import HealthView
 from config.schema_view import SchemaView
+from config.views import home
 
 urlpatterns = [
+    path("", home, name="home"),
     path("admin/", admin.site.urls),
-    path("health/", HealthView.as_view(checks=configured_checks()), name="health"),
+    path("health/", HealthView.as_view(), name="health"),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/accounts/", include("accounts.urls")),

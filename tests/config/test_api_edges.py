@@ -184,6 +184,16 @@ def test_malformed_paths_are_json_404s(settings, debug, url):
     assert_error(client.get(url), 404, "not_found")
 
 
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_json_404_declares_the_length_of_its_own_body(settings, debug):
+    # The HTML page it replaces was longer: a client trusting the old Content-Length
+    # waited for bytes that never came.
+    settings.DEBUG = debug
+    response = APIClient().get("/api/v1/nothing/")
+    assert response.status_code == 404
+    assert response["Content-Length"] == str(len(response.content))
+
+
 def test_wrong_method_is_json_405_with_allow(started):
     client, state = started
     response = client.delete(f"/api/v1/rounds/{state['id']}/roll/")

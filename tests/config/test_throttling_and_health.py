@@ -1,10 +1,35 @@
-"""Throttles answer 429 with a code, survive a cache outage; health reports 200 or 503;
-every response carries a request id."""
+"""Throttles answer 429 with a code, survive a cache outage; health reports 200 or 503,
+the worker through its heartbeat on the filesystem broker; every response carries a
+request id."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from rest_framework.test import APIClient
 
+from config import health, tasks
+
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+JSON = "application/json"
+
+
+@pytest.fixture
+def filesystem_broker(settings, tmp_path):
+    """The embedded default's worker check, on a heartbeat file of this test's own."""
+    settings.CELERY_BROKER_URL = "filesystem://localhost/"
+    settings.VAR_DIR = tmp_path
+
+
+@pytest.fixture
+def fresh_heartbeat(filesystem_broker):
+    health.worker_heartbeat_record()
 
 
 def register(client, name):
@@ -42,7 +67,7 @@ def test_throttle_lets_requests_through_when_the_cache_is_down(settings):
     assert register(APIClient(), "during-outage").status_code == 201
 
 
-def test_health_is_503_when_the_cache_is_down(settings):
+def test_health_is_503_when_the_cache_is_down(settings, fresh_heartbeat):
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -50,20 +75,73 @@ def test_health_is_503_when_the_cache_is_down(settings):
             "OPTIONS": {"socket_connect_timeout": 0.2},
         }
     }
-    assert APIClient().get("/health/", HTTP_ACCEPT="application/json").status_code == 503
+    response = APIClient().get("/health/", HTTP_ACCEPT=JSON)
+    assert response.status_code == 503
+    failing = [name for name, result in response.json().items() if result != "OK"]
+    assert failing == ["Cache(alias='default')"]
 
 
-def test_health_answers_a_browser_or_plain_curl_with_its_page():
+def test_health_answers_a_browser_or_plain_curl_with_its_page(fresh_heartbeat):
     # Without a JSON Accept header the answer is the HTML page, with the same status as
-    # the JSON one (200 here, or 503 where no Celery worker answers the ping); it was a
-    # 500 before the health_check app was installed.
-    expected = APIClient().get("/health/", HTTP_ACCEPT="application/json").status_code
-    assert expected in (200, 503)
+    # the JSON one; it was a 500 before the health_check app was installed.
+    assert APIClient().get("/health/", HTTP_ACCEPT=JSON).status_code == 200
     for accept in ("*/*", "text/html"):
         response = APIClient().get("/health/", HTTP_ACCEPT=accept)
-        assert response.status_code == expected, response.content[:200]
+        assert response.status_code == 200, response.content[:200]
         assert response["Content-Type"].startswith("text/html")
         assert b"Database" in response.content
+        assert b"WorkerHeartbeat" in response.content
+
+
+def test_health_page_is_503_when_the_worker_heartbeat_is_stale(fresh_heartbeat):
+    two_minutes_ago = time.time() - 120
+    os.utime(health.heartbeat_path(), (two_minutes_ago, two_minutes_ago))
+    response = APIClient().get("/health/", HTTP_ACCEPT=JSON)
+    assert response.status_code == 503
+    assert "ago" in response.json()["WorkerHeartbeat()"]
+    page = APIClient().get("/health/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 503
+    assert page["Content-Type"].startswith("text/html")
+
+
+def test_health_is_503_before_any_worker_heartbeat(filesystem_broker):
+    response = APIClient().get("/health/", HTTP_ACCEPT=JSON)
+    assert response.status_code == 503
+    assert "No Celery worker" in response.json()["WorkerHeartbeat()"]
+
+
+def test_health_pings_the_worker_on_a_broker_with_broadcast(settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/0"
+    checks = [check for check, _options in health.configured_checks()]
+    assert "health_check.contrib.celery.Ping" in checks
+    assert health.WorkerHeartbeat not in checks
+
+
+def test_the_heartbeat_job_is_what_health_reads(filesystem_broker):
+    assert APIClient().get("/health/", HTTP_ACCEPT=JSON).status_code == 503
+    # apply(), not delay(): even an eager delay() opens the app's broker connection pool,
+    # which would keep this test's broker URL for the rest of the session.
+    tasks.worker_heartbeat.apply()
+    assert APIClient().get("/health/", HTTP_ACCEPT=JSON).status_code == 200
+
+
+def beat_schedule(tmp_path, broker: str) -> dict[str, str]:
+    """The beat schedule that settings build for ``broker``: {entry: schedule}."""
+    code = (
+        "import json; from django.conf import settings; print(json.dumps("
+        "{name: str(entry['schedule']) for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}))"
+    )
+    env = {**os.environ, "CELERY_BROKER_URL": broker, "VAR_DIR": str(tmp_path)}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return json.loads(result.stdout)
+
+
+def test_the_beat_sends_a_heartbeat_every_10_s_on_the_filesystem_broker_only(tmp_path):
+    assert beat_schedule(tmp_path, "filesystem://localhost/")["worker-heartbeat"] == "0:00:10"
+    assert "worker-heartbeat" not in beat_schedule(tmp_path, "redis://127.0.0.1:6379/0")
 
 
 def test_responses_carry_a_request_id_and_keep_a_sane_incoming_one():

@@ -36,7 +36,7 @@ def _database_url() -> str:
     return f"postgres://{user}:{password}@{host}/{db['NAME']}"
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
@@ -102,7 +102,7 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def _start_stack(env_overrides: dict[str, str]) -> LiveStack:
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),

@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import yatzy
+from config import health
 from daily import clock, tasks
 from daily.models import Challenge
 from games.models import Round
@@ -65,12 +66,31 @@ def test_a_request_line_too_long_is_414_as_the_schema_says(live_stack):
     assert "414" in operation["responses"]
 
 
-def test_health_is_200_with_database_cache_and_worker(live_stack):
+def worker_check(body: dict[str, str]) -> str:
+    """The name of the worker's check in a health answer: a ping on Redis, the
+    heartbeat on the filesystem broker (config.health)."""
+    prefix = "WorkerHeartbeat(" if health.uses_filesystem_broker() else "Ping("
+    [name] = [name for name in body if name.startswith(prefix)]
+    return name
+
+
+def test_health_is_200_with_database_cache_and_worker(live_stack_factory):
+    stack = live_stack_factory()
+    health.heartbeat_path().unlink(missing_ok=True)  # no worker has run a job yet
+    with stack.client() as http:
+        before = http.get("/health/", headers={"Accept": "application/json"})
+    assert before.status_code == 503
+    failing = [name for name, value in before.json().items() if value != "OK"]
+    assert failing == [worker_check(before.json())]
+
+    stack.start_worker()
+
     def healthy():
-        with live_stack.client() as http:
+        with stack.client() as http:
             response = http.get("/health/", headers={"Accept": "application/json"})
         return response if response.status_code == 200 else None
 
     body = wait_for(healthy).json()
     assert all(value == "OK" for value in body.values())
+    assert body[worker_check(body)] == "OK"
     assert any(name.startswith("Database") for name in body)

@@ -1,0 +1,189 @@
+"""``make run`` (config/devserver.py) as a newcomer runs it, on a database and a broker
+of its own: the front page and /health/ answer, the worker included, each 4xx is one log
+line; one signal stops the web server, the worker and the beat, whoever gets it; a port
+in use is refused up front."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.live.conftest import ROOT, free_port, wait_for
+
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
+]
+
+# Settings of the surrounding test run that must not reach `make run`: it uses its own
+# SQLite database and filesystem broker, whatever CI points the tests at.
+NOT_PASSED_ON = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "MAKEFLAGS",
+    "MAKELEVEL",
+    "MFLAGS",
+}
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name, or None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _running(pid: int) -> bool:
+    fields = _stat(pid)
+    # A zombie has stopped; only its parent's wait for it is missing.
+    return fields is not None and fields[0] != "Z"
+
+
+def _command(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return None
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every process below ``pid``, with its command line (as the process shows it)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))):
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if (command := _command(child)) is not None:
+                found[child] = command
+                todo.append(child)
+    return found
+
+
+@dataclass
+class MakeRun:
+    make: subprocess.Popen[bytes]
+    url: str
+    log: Path
+    processes: dict[int, str] = field(default_factory=dict)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_until_healthy(self) -> dict:
+        """Wait for /health/ to pass, the worker included; note the processes then."""
+
+        def healthy():
+            assert self.make.poll() is None, self.output()[-3000:]
+            try:
+                response = httpx.get(f"{self.url}/health/?format=json", timeout=5)
+            except httpx.TransportError:
+                return None
+            return response.json() if response.status_code == 200 else None
+
+        body = wait_for(healthy, timeout=90, interval=0.25)
+        self.processes = _descendants(self.make.pid)
+        return body
+
+
+@pytest.fixture
+def make_run(tmp_path) -> Iterator[MakeRun]:
+    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
+    env["VAR_DIR"] = str(tmp_path / "var")
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    port = free_port()
+    log = tmp_path / "make-run.log"
+    with log.open("wb") as out:
+        make = subprocess.Popen(
+            ["make", "run", f"PORT={port}"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, like a terminal's job
+        )
+    run = MakeRun(make=make, url=f"http://127.0.0.1:{port}", log=log)
+    yield run
+    # Whatever a failed test left behind.
+    for pid in [make.pid, *run.processes]:
+        if _running(pid):
+            os.kill(pid, signal.SIGKILL)
+    make.wait()
+
+
+def test_make_run_serves_the_front_page_and_reports_a_healthy_worker(make_run):
+    body = make_run.wait_until_healthy()
+    assert body["WorkerHeartbeat()"] == "OK"  # the embedded broker's worker check
+    assert all(value == "OK" for value in body.values()), body
+
+    page = httpx.get(f"{make_run.url}/")
+    assert page.status_code == 200
+    for link in ("/api/docs/", "/api/schema/", "/admin/", "/health/"):
+        assert f'href="{link}"' in page.text
+
+    assert httpx.get(f"{make_run.url}/api/v1/nothing/").status_code == 404
+    # The next request's access line comes after any line the 404 would have had.
+    httpx.get(f"{make_run.url}/?after-the-404")
+    wait_for(lambda: "GET /?after-the-404" in make_run.output())
+    output = make_run.output()
+    lines = [line for line in output.splitlines() if "/api/v1/nothing/" in line]
+    assert len(lines) == 1 and "WARNING django.request" in lines[0], lines
+    assert "No hostname was supplied" not in output
+
+
+def _signal_make(run: MakeRun, how: str) -> None:
+    match how:
+        case "SIGTERM to make":
+            os.kill(run.make.pid, signal.SIGTERM)
+        case "SIGINT to its process group":  # what Ctrl-C in a terminal does
+            os.killpg(run.make.pid, signal.SIGINT)
+        case "SIGKILL to make":  # nothing is forwarded: the supervisor sees its parent go
+            os.kill(run.make.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    "how", ["SIGTERM to make", "SIGINT to its process group", "SIGKILL to make"]
+)
+def test_one_signal_stops_the_server_the_worker_and_the_beat(make_run, how):
+    make_run.wait_until_healthy()
+    commands = list(make_run.processes.values())
+    assert any("manage.py runserver" in command for command in commands), commands
+    # The worker and its beat (titled "[celeryd: …]" and "[celery beat]" with setproctitle).
+    assert sum("celery" in command for command in commands) >= 2, commands
+
+    _signal_make(make_run, how)
+    # A warm Celery shutdown takes a few seconds: the worker notices at its next poll.
+    wait_for(lambda: not any(_running(pid) for pid in make_run.processes), timeout=20)
+    make_run.make.wait(timeout=5)
+
+
+def test_a_port_in_use_is_refused_before_anything_starts():
+    # Else the other server's answers would read as this one being ready.
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "config.devserver", "--port", str(port)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert f"127.0.0.1:{port} is in use" in result.stderr
