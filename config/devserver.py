@@ -1,10 +1,12 @@
-"""``make run``: the web server, a Celery worker and its beat, under one supervisor.
+"""``make run``: the web server, a Celery worker and its beat, and the strategy-table
+worker, under one supervisor.
 
 ``python -m config.devserver --port 8000`` migrates the database and makes sure today's
 challenge exists (in this process: one Django start-up instead of one per command), then
-starts ``manage.py runserver`` and, once it listens, ``celery worker --beat`` as child
-processes. One Ctrl-C or one SIGTERM (``make`` passes its own on) stops all of them, and
-so does the end of the parent process (``make`` killed outright) or of either child.
+starts ``manage.py runserver`` and, once it listens, ``celery worker --beat`` and a
+worker for the ``tables`` queue as child processes. One Ctrl-C or one SIGTERM (``make``
+passes its own on) stops all of them, and so does the end of the parent process
+(``make`` killed outright) or of any child.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ STOP_GRACE_SECONDS = 10.0
 
 # With its beat embedded: exactly one beat runs, and it ends with the worker.
 WORKER_ARGS = ["-A", "config", "worker", "--beat", "--pool=solo", "--loglevel=INFO"]
+# Strategy tables take seconds (Yatzy, Yahtzee) to minutes (Maxi): their own worker, so
+# board updates and day closes never wait behind a build. It builds the missing default
+# tables as soon as it starts, the fast ones first.
+TABLES_WORKER_ARGS = [
+    "-A", "config", "worker", "-Q", "tables", "--pool=solo", "--loglevel=INFO", "-n", "tables@%h",
+]  # fmt: skip
 
 _signals: list[int] = []
 
@@ -178,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             print(_banner(f"http://{args.host}:{args.port}/", time.monotonic() - started))
             sys.stdout.flush()
             children["worker"] = _start([python, "-m", "celery", *WORKER_ARGS])
+            children["tables worker"] = _start([python, "-m", "celery", *TABLES_WORKER_ARGS])
             stop = _watch(children, parent)
         assert stop is not None  # _watch without ready() returns only to stop
         why, status = stop

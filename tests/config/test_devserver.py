@@ -101,10 +101,13 @@ class MakeRun:
 
 
 @pytest.fixture
-def make_run(tmp_path) -> Iterator[MakeRun]:
+def make_run(tmp_path, request) -> Iterator[MakeRun]:
     env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
     env["VAR_DIR"] = str(tmp_path / "var")
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env["YATZY_TABLES_DIR"] = str(tmp_path / "tables")
+    # Only the test of the table builds lets them run (a Maxi build is minutes of CPU).
+    env["STRATEGY_TABLES_BUILD_AT_START"] = getattr(request, "param", "false")
     port = free_port()
     log = tmp_path / "make-run.log"
     with log.open("wb") as out:
@@ -170,6 +173,20 @@ def test_one_signal_stops_the_server_the_worker_and_the_beat(make_run, how):
     # A warm Celery shutdown takes a few seconds: the worker notices at its next poll.
     wait_for(lambda: not any(_running(pid) for pid in make_run.processes), timeout=20)
     make_run.make.wait(timeout=5)
+
+
+@pytest.mark.parametrize("make_run", ["true"], indirect=True)
+def test_make_run_builds_the_fast_tables_at_once_and_maxi_in_the_background(make_run, tmp_path):
+    make_run.wait_until_healthy()
+    tables = tmp_path / "tables"
+
+    def built(name: str) -> bool:
+        return len(list(tables.glob(f"{name}-*.v1.table"))) == 1
+
+    wait_for(lambda: built("yatzy") and built("yahtzee"), timeout=180, interval=1)
+    # Then Maxi's (minutes): its partial file shows the build under way.
+    wait_for(lambda: list(tables.glob("maxi-*.partial")), timeout=120, interval=1)
+    assert httpx.get(f"{make_run.url}/health/?format=json").status_code == 200
 
 
 def test_a_port_in_use_is_refused_before_anything_starts():
