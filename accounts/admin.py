@@ -12,7 +12,7 @@ from accounts.services import user_delete
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Player", {"fields": ("display_name", "language", "time_zone")}),
     )
     list_display = ("username", "display_name", "language", "date_joined", "is_staff")

@@ -2,6 +2,7 @@
 
 import unicodedata
 import zoneinfo
+from typing import ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -45,7 +46,7 @@ class User(AbstractUser):
         help_text="Options of the player's next new game.",
     )
 
-    objects = PlayerManager()
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     class Meta:
         constraints = [

@@ -47,7 +47,7 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
 def user_token_get(*, user: User) -> str:
     """The player's API token, created on first login."""
     token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return str(token.key)
 
 
 def user_logout(*, user: User) -> None:

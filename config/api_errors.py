@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 class ServiceError(Exception):
     """A business rule refused the request; carries the API status, code and message."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     code = "invalid_request"
 
     def __init__(self, message: str, *, code: str | None = None, extra: Any = None) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework import exceptions, parsers, status
+from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # not in the stubs
 
 # Everything a JSON string can hold, so brackets inside strings are not counted.
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -53,7 +54,8 @@ class JSONParser(parsers.JSONParser):
         body = stream.read(limit + 1) if stream is not None else b""
         if len(body) > limit:
             raise too_large(limit)
-        encoding = parsers.get_encoding(parser_context or {})
+        # DRF's check of the charset: text encodings only (no decompressing codecs).
+        encoding = get_encoding(parser_context or {})
         if json_depth(body) > settings.API_MAX_JSON_DEPTH:
             raise exceptions.ParseError(
                 f"JSON parse error - nested deeper than {settings.API_MAX_JSON_DEPTH} levels."

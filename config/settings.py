@@ -24,7 +24,7 @@ BENCH_ENDPOINTS = env.bool("BENCH_ENDPOINTS", default=False)
 
 
 def _required_in_production(name: str, dev_default: str) -> str:
-    value = env.str(name, default="")
+    value = str(env.str(name, default=""))
     if value:
         return value
     if not DEBUG:
@@ -209,10 +209,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 
 # --- The daily challenge --------------------------------------------------------------
 DAILY_TIME_ZONE = env.str("DAILY_TIME_ZONE", default="UTC")
-_grace = env.str("DAILY_GRACE", default="30")
-DAILY_GRACE = timedelta(minutes=int(_grace)) if _grace.isdigit() else parse_duration(_grace)
-if DAILY_GRACE is None:
+_grace = str(env.str("DAILY_GRACE", default="30"))
+_grace_parsed = timedelta(minutes=int(_grace)) if _grace.isdigit() else parse_duration(_grace)
+if _grace_parsed is None:
     raise ImproperlyConfigured("DAILY_GRACE must be minutes (30) or a duration (00:30:00).")
+DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
 DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
 

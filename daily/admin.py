@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
@@ -19,8 +22,8 @@ class ChallengeAdmin(admin.ModelAdmin):
     def shown_seed(self, obj: Challenge) -> str:
         return challenge_seed_shown(obj) or "(hidden until reveal)"
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

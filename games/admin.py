@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -47,10 +49,10 @@ class RoundAdmin(admin.ModelAdmin):
         # As every read shows it: expired from the reveal on, before a job stores it.
         return round_status(obj)
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def delete_model(self, request: HttpRequest, obj: Round) -> None:

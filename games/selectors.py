@@ -345,15 +345,16 @@ def party_payload(party: Party) -> dict[str, Any]:
     seats = list(party.seats.select_related("challenge", "party").order_by("seat"))
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
-    standings = sorted(
-        (
-            {"seat": rnd.seat, "name": rnd.seat_name, "total": total, "rank": 0}
-            for rnd, total in zip(seats, totals, strict=True)
-        ),
-        key=lambda line: (-line["total"], line["seat"]),
-    )
-    for line in standings:
-        line["rank"] = 1 + sum(1 for other in totals if other > line["total"])
+    order = sorted(range(len(seats)), key=lambda i: (-totals[i], i))
+    standings = [
+        {
+            "seat": seats[i].seat,
+            "name": seats[i].seat_name,
+            "total": totals[i],
+            "rank": 1 + sum(1 for other in totals if other > totals[i]),
+        }
+        for i in order
+    ]
     return {
         "id": str(party.id),
         "mode": "party",

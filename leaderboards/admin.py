@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -11,10 +13,10 @@ class SeasonStateFilter(admin.SimpleListFilter):
     title = "state"
     parameter_name = "state"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("upcoming", "Upcoming"), ("current", "Current"), ("past", "Past")]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> QuerySet[Season]:
         today = clock.today()
         if self.value() == "upcoming":
             return queryset.filter(start_date__gt=today)
@@ -42,17 +44,18 @@ class SeasonAdmin(admin.ModelAdmin):
 
     @admin.display(description="players", ordering="player_count")
     def players(self, obj: Season) -> int:
-        return obj.player_count
+        count: int = getattr(obj, "player_count", 0)  # annotated by the queryset
+        return count
 
-    def save_model(self, request, obj: Season, form, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if not change or {"start_date", "end_date"} & set(form.changed_data):
             jobs.season_boards_schedule(season=obj)
 
-    def delete_model(self, request, obj: Season) -> None:
+    def delete_model(self, request: HttpRequest, obj: Season) -> None:
         services.season_delete(season=obj)
 
-    def delete_queryset(self, request, queryset: QuerySet[Season]) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             services.season_delete(season=season)
 
@@ -78,11 +81,11 @@ class BoardEntryAdmin(admin.ModelAdmin):
     list_select_related = ("player",)
     show_full_result_count = False
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

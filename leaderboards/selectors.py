@@ -261,7 +261,9 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     )
 
 
-def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) -> list[dict]:
+def _neighbours(
+    board: Board, mine: dict[str, Any], limit: int, *, above: bool
+) -> list[dict[str, Any]]:
     """Up to ``limit`` entries next to ``mine`` in board order, nearest first: same value
     and time with a lower/higher id, then same value earlier/later, then higher/lower
     values. Each query is one bounded index range."""
@@ -280,7 +282,7 @@ def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) 
             (Q(value=value, achieved_at__gt=at), ("achieved_at", "player_id")),
             (Q(value__lt=value), ENTRY_ORDER),
         ]
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     for condition, order in steps:
         if len(found) >= limit:
             break

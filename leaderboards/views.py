@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
+from accounts.auth import player_of
 from config.openapi import ERROR_RESPONSES
 from leaderboards import boards, selectors
 from leaderboards.serializers import (
@@ -31,11 +32,11 @@ BOARD_PARAMETERS = [
 
 def _board_response(request: Request, board: selectors.Board, query: dict[str, Any]) -> Response:
     if query.get("around") == "me":
-        view = selectors.board_around(board=board, player=request.user, size=AROUND_SIZE)
+        view = selectors.board_around(board=board, player=player_of(request), size=AROUND_SIZE)
     else:
         view = selectors.board_page(
             board=board,
-            player=request.user,
+            player=player_of(request),
             page=query["page"],
             size=settings.REST_FRAMEWORK["PAGE_SIZE"],
             cursor=query.get("cursor"),
@@ -127,4 +128,4 @@ class AdventCalendarView(APIView):
         summary="Your advent calendar: 24 doors, one per daily challenge of December 1-24",
     )
     def get(self, request: Request, year: int) -> Response:
-        return Response(selectors.advent_calendar(player=request.user, year=year))
+        return Response(selectors.advent_calendar(player=player_of(request), year=year))
