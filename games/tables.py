@@ -226,3 +226,26 @@ def tables_status() -> list[dict[str, Any]]:
         }
         for row in StrategyTable.objects.all()
     ]
+
+
+def tables_warm() -> list[str]:
+    """Load what hints and the computer need before a web server forks its workers: the
+    solver's compiled kernels, the Maxi state layout, and every default table already
+    built (its digest checked once). The workers then share those pages with the parent
+    instead of each loading its own copy. Returns the rulesets whose tables were loaded."""
+    from yatzy.strategy import bot_move
+    from yatzy.strategy._layout import Layout
+
+    loaded = []
+    for name in DEFAULT_RULESETS:
+        rs = yatzy.get_ruleset(name)
+        Layout.of(rules_of(rs))
+        game = yatzy.Game(rs, bytes(32))
+        game.roll()
+        bot_move(game, "medium")  # compiles (or loads from numba's cache) the turn kernel
+        try:
+            load_table(rs)
+        except TableMissing:
+            continue
+        loaded.append(name)
+    return loaded
