@@ -22,7 +22,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 import yatzy
@@ -479,7 +479,13 @@ def share_revoke(*, code: str, player: User) -> None:
     """The sharer ends a code: from now on it is 404 to everyone. Rounds already started
     from it can still be finished."""
     share = selectors.share_get_for_sharer(code=code, player=player)
-    ShareCode.objects.filter(pk=share.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    share_codes_revoke(codes=ShareCode.objects.filter(pk=share.pk))
+
+
+def share_codes_revoke(*, codes: QuerySet[ShareCode]) -> int:
+    """Revoke codes (the sharer's DELETE, or an operator in the admin); returns how many
+    were live."""
+    return codes.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bool]:
