@@ -242,6 +242,9 @@ REST_FRAMEWORK = {
     # interactive docs are Swagger UI at /api/docs/).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # No OPTIONS metadata (405 like any method the schema does not list): the schema at
+    # /api/schema/ describes every operation.
+    "DEFAULT_METADATA_CLASS": None,
     # How many proxies in front of the app set X-Forwarded-For; the client address for
     # the per-IP throttles is the one the nearest trusted proxy saw. 0 (the default):
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its

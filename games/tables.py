@@ -67,7 +67,8 @@ def table_get(rs: yatzy.Ruleset) -> Table:
     503 ``table_building`` with how far its build has come. Reads only: games queue
     their tables when they start (:func:`table_request`), a worker the default ones.
 
-    Rulesets no exact table models (``saved_rolls``) are 400 ``hint_unsupported``.
+    Rulesets no exact table models (``saved_rolls``), and options whose table the
+    service no longer builds (``STRATEGY_TABLES_MAX_CUSTOM``), are 400 ``hint_unsupported``.
     """
     try:
         return load_table(rs)
@@ -75,12 +76,29 @@ def table_get(rs: yatzy.Ruleset) -> Table:
         raise _unsupported() from exc
     except TableMissing:
         row = StrategyTable.objects.filter(key=table_key(rs)).first()
+        if row is None and _customs_full(rs):
+            raise ServiceError(
+                "The server keeps no more strategy tables for other options; hints are "
+                "available with the rulesets' usual options.",
+                code="hint_unsupported",
+            ) from None
         done = f" ({row.progress:.0%} done)" if row is not None and row.progress else ""
         raise TableBuilding(
             f"The strategy table for {rs.name} with these options is being built{done}; "
             "try again shortly.",
             retry_after=_retry_after(row),
         ) from None
+
+
+def _customs_full(rs: yatzy.Ruleset) -> bool:
+    """Whether ``rs`` has other than default options and the custom tables are at their
+    limit."""
+    defaults = [table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
+    if table_key(rs) in defaults:
+        return False
+    custom = StrategyTable.objects.exclude(key__in=defaults).count()
+    limit: int = settings.STRATEGY_TABLES_MAX_CUSTOM
+    return custom >= limit
 
 
 def _unsupported() -> ServiceError:
@@ -91,22 +109,16 @@ def _unsupported() -> ServiceError:
 
 def table_request(rs: yatzy.Ruleset) -> StrategyTable | None:
     """Make sure the table of ``rs`` exists or is queued; returns its row (``None`` for
-    rulesets no table models)."""
+    rulesets no table models, and for other options once the service keeps
+    ``STRATEGY_TABLES_MAX_CUSTOM`` tables: such games have no hints)."""
     try:
         key = table_key(rs)
     except UnsupportedRules:
         return None
     row = StrategyTable.objects.filter(key=key).first()
     if row is None:
-        custom = StrategyTable.objects.exclude(
-            key__in=[table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
-        )
-        if custom.count() >= settings.STRATEGY_TABLES_MAX_CUSTOM:
-            raise ServiceError(
-                "The server keeps no more strategy tables for other options; hints are "
-                "available with the rulesets' usual options.",
-                code="hint_unsupported",
-            )
+        if _customs_full(rs):
+            return None
         try:
             with transaction.atomic():
                 row = StrategyTable.objects.create(key=key, ruleset=rs.name, options=rs.options)

@@ -65,8 +65,8 @@ class Tally:
     started: float = field(default_factory=time.monotonic)
     exchanges: list[Exchange] = field(default_factory=list)
     rounds: list[PlayedRound] = field(default_factory=list)
-    # Friend codes the players shared, for later players to play.
-    codes: list[str] = field(default_factory=list)
+    # Friend codes the players shared (with who shared them), for others to play.
+    codes: list[tuple[str, str]] = field(default_factory=list)
     players: int = 0
     usernames: set[str] = field(default_factory=set)
 
@@ -187,8 +187,9 @@ class Player:
             await self.share(solo)
         level = self.rng.choice(["easy", "medium", "hard", "expert"])
         await self.play_game({"mode": "computer", "ruleset": "yahtzee", "level": level})
-        if self.tally.codes:
-            await self.play_friend(self.rng.choice(self.tally.codes))
+        others = [code for code, sharer in self.tally.codes if sharer != self.name]
+        if others:
+            await self.play_friend(self.rng.choice(others))
         await self.play_party(self.rng.randint(2, 4))
         await self.get(f"{API}/games/")
         for path in (
@@ -235,7 +236,7 @@ class Player:
             return
         if first.json()["code"] != again.json()["code"]:
             self.tally.fail(f"share {round_id}: two codes for one round")
-        self.tally.codes.append(first.json()["code"])
+        self.tally.codes.append((first.json()["code"], self.name))
 
     async def play_friend(self, code: str) -> None:
         """Play another player's code (a start retried after an unknown outcome returns

@@ -195,11 +195,18 @@ def _check_flag(option: str, value: object) -> bool:
     raise InvalidOptionError(f"option {option!r} must be true or false, not {value!r}")
 
 
+# Option numbers above this are no house rule anyone plays, and would only make the
+# solver's arrays (and its integer arithmetic) huge.
+OPTION_NUMBER_MAX = 10_000
+
+
 def _check_points(option: str, value: object) -> int:
     # `type(...) is int` rather than isinstance: True is not a number of points.
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= OPTION_NUMBER_MAX:
         return value
-    raise InvalidOptionError(f"option {option!r} must be an integer >= 0, not {value!r}")
+    raise InvalidOptionError(
+        f"option {option!r} must be an integer from 0 to {OPTION_NUMBER_MAX}, not {value!r}"
+    )
 
 
 def _check_full_straight_points(option: str, value: object) -> int:
@@ -212,11 +219,12 @@ def _check_upper_bonus(option: str, value: object) -> tuple[int, int]:
     if (
         isinstance(value, list | tuple)
         and len(value) == 2
-        and all(type(number) is int and number >= 0 for number in value)
+        and all(type(number) is int and 0 <= number <= OPTION_NUMBER_MAX for number in value)
     ):
         return (value[0], value[1])
     raise InvalidOptionError(
-        f"option {option!r} must be [threshold, points], two integers >= 0, not {value!r}"
+        f"option {option!r} must be [threshold, points], two integers from 0 to "
+        f"{OPTION_NUMBER_MAX}, not {value!r}"
     )
 
 
