@@ -53,9 +53,11 @@ def round_create(
     challenge: Challenge | None = None,
     ranked: bool = False,
     level: str = "",
+    **fields: Any,
 ) -> Round | None:
     """Store a new round at its first turn, before any die is rolled (a computer round
-    with its opponent's game on the same seed).
+    with its opponent's game on the same seed). ``fields`` are a party seat's or a friend
+    round's (``party``, ``seat``, ``seat_name``; ``share``, ``view``).
 
     Returns ``None`` when a unique constraint refused it (a concurrent start won): the
     insert is ``INSERT … ON CONFLICT DO NOTHING``, so losing that race is no database
@@ -74,6 +76,7 @@ def round_create(
         snapshot=game.snapshot(),
         level=level,
         opponent={"snapshot": game.snapshot(), "turns": []} if level else None,
+        **fields,
     )
     Round.objects.bulk_create([rnd], ignore_conflicts=True)
     return Round.objects.filter(pk=rnd.pk).first()
@@ -409,15 +412,11 @@ def party_create(
     with transaction.atomic():
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
         for seat, name in enumerate(names):
-            game = yatzy.Game(rs, secrets.token_bytes(32))
-            Round.objects.create(
+            round_create(
                 player=player,
+                ruleset=rs,
+                seed=secrets.token_bytes(32),
                 mode=Round.Mode.PARTY,
-                ruleset=rs.name,
-                options=rs.options,
-                seed=game.seed,
-                actions=game.actions,
-                snapshot=game.snapshot(),
                 party=party,
                 seat=seat,
                 seat_name=name,
@@ -513,20 +512,14 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
         ).first()
         if unfinished is not None:
             return unfinished, False
-        game = yatzy.Game(yatzy.get_ruleset(shared.ruleset, **shared.options), bytes(shared.seed))
-        rnd = Round(
+        stored = round_create(
             player=player,
+            ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
+            seed=bytes(shared.seed),
             mode=Round.Mode.FRIEND,
-            ruleset=shared.ruleset,
-            options=shared.options,
-            seed=game.seed,
-            actions=game.actions,
-            snapshot=game.snapshot(),
             share=share,
             view=view,
         )
-        Round.objects.bulk_create([rnd], ignore_conflicts=True)
-        stored = Round.objects.filter(pk=rnd.pk).first()
         if stored is not None:
             return stored, True
     raise ConflictError(
