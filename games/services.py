@@ -142,26 +142,36 @@ def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
     round, and any round on a past day, is practice. Returns ``(round, created)``.
     """
     challenge = challenge_for_play(day=day)
-    for _attempt in range(3):
-        unfinished = Round.objects.filter(
-            player=player, challenge=challenge, status=Round.Status.IN_PROGRESS
-        ).first()
-        if unfinished is not None:
-            return unfinished, False
+
+    def create() -> Round | None:
         ranked = (
             day == clock.today()
             and not Round.objects.filter(player=player, challenge=challenge, ranked=True).exists()
         )
-        rnd = round_create(
+        return round_create(
             player=player,
             challenge=challenge,
             ranked=ranked,
             ruleset=yatzy.get_ruleset(challenge.ruleset, **challenge.options),
             seed=bytes(challenge.seed),
         )
+
+    return _resume_or_start(Round.objects.filter(player=player, challenge=challenge), create=create)
+
+
+def _resume_or_start(
+    rounds: QuerySet[Round], *, create: Callable[[], Round | None]
+) -> tuple[Round, bool]:
+    """The unfinished round among ``rounds``, else a new one from ``create`` (``None``
+    when a concurrent start won a unique constraint: its round is read next time).
+    Returns ``(round, created)``."""
+    for _attempt in range(3):
+        unfinished = rounds.filter(status=Round.Status.IN_PROGRESS).first()
+        if unfinished is not None:
+            return unfinished, False
+        rnd = create()
         if rnd is not None:
             return rnd, True
-        # A concurrent start won a unique constraint; read what it created.
     raise ConflictError(
         "Another start of this round is under way; try again.", code="start_conflict"
     )
@@ -506,22 +516,14 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
         Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
         rnd.refresh_from_db()
         return rnd, created
-    for _attempt in range(3):
-        unfinished = Round.objects.filter(
-            player=player, share=share, status=Round.Status.IN_PROGRESS
-        ).first()
-        if unfinished is not None:
-            return unfinished, False
-        stored = round_create(
+    return _resume_or_start(
+        Round.objects.filter(player=player, share=share),
+        create=lambda: round_create(
             player=player,
             ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
             seed=bytes(shared.seed),
             mode=Round.Mode.FRIEND,
             share=share,
             view=view,
-        )
-        if stored is not None:
-            return stored, True
-    raise ConflictError(
-        "Another start of this round is under way; try again.", code="start_conflict"
+        ),
     )
