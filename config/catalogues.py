@@ -39,8 +39,7 @@ PLURAL_FORMS = {
     "fi": "nplurals=2; plural=(n != 1);",
     "nl": "nplurals=2; plural=(n != 1);",
     "pl": (
-        "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) "
-        "? 1 : 2);"
+        "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
     ),
     "ja": "nplurals=1; plural=0;",
 }

@@ -14,10 +14,10 @@ for them (:func:`label_register`; ``games`` does, with its box names), else as t
 
 >>> import yatzy
 >>> from django.utils import translation
->>> error = yatzy.CategoryUsedError("chance is already filled", category="chance")
->>> with translation.override("en"):
-...     engine_message(error)
-'The box chance is already filled.'
+>>> error = yatzy.InvalidHoldError("hold lists distinct positions", reason="positions", last=5)
+>>> with translation.override("nl"):
+...     error.code, engine_message(error)
+('invalid_hold', 'Vasthouden noemt verschillende posities van dobbelstenen, van 0 tot 5.')
 """
 
 from __future__ import annotations
