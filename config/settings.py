@@ -296,6 +296,7 @@ SPECTACULAR_SETTINGS = {
         "NewGameModeEnum": ["solo", "computer", "party"],
         "RoundStatusEnum": ["in_progress", "completed", "expired"],
         "PartyStatusEnum": ["in_progress", "completed"],
+        "RulesetEnum": ["maxi", "yatzy", "yahtzee"],
     },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }

@@ -300,3 +300,44 @@ def test_every_engine_error_code_has_a_translated_message():
         return {cls.code}.union(*(codes(sub) for sub in cls.__subclasses__()))
 
     assert codes(yatzy.YatzyError) <= set(ENGINE_MESSAGES)
+
+
+def _engine_errors() -> list[yatzy.YatzyError]:
+    """One error of each kind a player can cause, raised by the engine itself."""
+    errors: list[yatzy.YatzyError] = []
+    attempts = [
+        lambda: yatzy.get_ruleset("kniffel"),
+        lambda: yatzy.get_ruleset("maxi", bonus=1),
+        lambda: yatzy.get_ruleset("yatzy", full_straight_points=25),
+        lambda: yatzy.get_ruleset("maxi", forced_order="yes"),
+        lambda: yatzy.get_ruleset("maxi", extra_yatzy_bonus=-1),
+        lambda: yatzy.get_ruleset("maxi", full_straight_points=22),
+        lambda: yatzy.get_ruleset("maxi", upper_bonus=[1]),
+        lambda: yatzy.get_ruleset("maxi").score("chance", [1, 2]),
+        lambda: yatzy.Game(yatzy.get_ruleset("maxi"), b"short"),
+        lambda: yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32)).score("chance"),
+        lambda: yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32)).roll(hold=[0]),
+        lambda: yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32)).score("yahtzee"),
+        lambda: yatzy.Game.from_snapshot({}),
+    ]
+    for attempt in attempts:
+        with pytest.raises(yatzy.YatzyError) as raised:
+            attempt()
+        errors.append(raised.value)
+    return errors
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_engine_error_reads_in_every_language(language):
+    from django.utils import translation
+
+    from config.messages import engine_message
+
+    with translation.override(language):
+        generic = str(ENGINE_MESSAGES["yatzy_error"])
+        for error in _engine_errors():
+            message = engine_message(error)
+            assert message and message != generic, (error.code, error.params)
+            if language != "en":
+                with translation.override("en"):
+                    assert message != engine_message(error), error.code
