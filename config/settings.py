@@ -60,14 +60,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",
+    # Accept-Language for the request and Content-Language on every answer, before
+    # anything that may answer (config/i18n.py).
+    "config.i18n.LanguageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.api_guard.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's profile language over the header (pages, the admin); API
+    # tokens are read in the view, where accounts.auth does the same.
+    "accounts.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -250,8 +255,10 @@ REST_FRAMEWORK = {
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
     # own address with the header. deploy/ sets it for its proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # DRF's token authentication, which also answers in the player's profile language
+    # (accounts/auth.py); session users have theirs from accounts.middleware already.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -292,11 +299,15 @@ SPECTACULAR_SETTINGS = {
         "NewGameModeEnum": ["solo", "computer", "party"],
         "RoundStatusEnum": ["in_progress", "completed", "expired"],
         "PartyStatusEnum": ["in_progress", "completed"],
+        "RulesetEnum": ["maxi", "yatzy", "yahtzee"],
     },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }
 
 # --- Internationalisation -------------------------------------------------------------
+# English, the language of the message ids, when neither the player's profile nor the
+# request's Accept-Language names one of LANGUAGES (docs/i18n.md). Each language is
+# named in itself, as a language menu shows it.
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),
@@ -312,6 +323,9 @@ LANGUAGES = [
     ("pl", "Polski"),
     ("ja", "日本語"),
 ]
+# The project's catalogues; the .mo files are compiled from the committed .po files at
+# install (make install, make run, the Dockerfile): python -m config.catalogues.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Party, Round, ShareCode, StrategyTable
 from games.selectors import round_status
@@ -44,7 +45,7 @@ class RoundAdmin(admin.ModelAdmin):
     )
     exclude = ("seed", "snapshot", "opponent")  # the snapshots carry the seed
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=_("status"), ordering="status")
     def status_shown(self, obj: Round) -> str:
         # As every read shows it: expired from the reveal on, before a job stores it.
         return round_status(obj)
@@ -86,7 +87,7 @@ class StrategyTableAdmin(admin.ModelAdmin):
     )
     fields = readonly_fields
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress_shown(self, obj: StrategyTable) -> str:
         return f"{obj.progress:.0%}"
 

@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from accounts.models import User
@@ -32,7 +33,7 @@ def round_get_for_player(*, round_id: UUID, player: User) -> Round:
     try:
         return rounds.get(pk=round_id, player=player)
     except Round.DoesNotExist:
-        raise NotFoundError("No such round.", code="round_not_found") from None
+        raise NotFoundError(_("No such round."), code="round_not_found") from None
 
 
 def round_status(rnd: Round) -> str:
@@ -98,6 +99,7 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "ranked": rnd.ranked,
         "status": status,
         "theme": round_theme(rnd),
+        "theme_name": clock.theme_name(round_theme(rnd)),
         "turn": game.turn,
         "turns": len(game.ruleset.categories),
         "roll": game.rolls_used,
@@ -151,6 +153,7 @@ def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
         "reveal_at": clock.reveal_at(challenge.date),
         "time_zone": clock.daily_zone().key,
         "theme": challenge.theme,
+        "theme_name": clock.theme_name(challenge.theme),
         "my_round": _round_summary(ranked),
         "practice_round": _round_summary(practice),
         "expert_total": challenge.expert_total if challenge.is_revealed else None,
@@ -167,12 +170,12 @@ def round_advice_check(rnd: Round) -> None:
     may have them."""
     if rnd.challenge is not None and not clock.is_revealed(rnd.challenge.date):
         raise ForbiddenError(
-            "There are no hints or analysis for the daily until its day is over.",
+            _("There are no hints or analysis for the daily until its day is over."),
             code="hint_unavailable",
         )
     if rnd.mode == Round.Mode.FRIEND and rnd.status == Round.Status.IN_PROGRESS:
         raise ForbiddenError(
-            "A friend challenge is played without hints; the analysis is there afterwards.",
+            _("A friend challenge is played without hints; the analysis is there afterwards."),
             code="hint_unavailable",
         )
 
@@ -202,7 +205,7 @@ def round_hint(rnd: Round) -> dict[str, Any]:
     after it under optimal play (SPEC §7)."""
     round_advice_check(rnd)
     if round_status(rnd) != Round.Status.IN_PROGRESS:
-        raise ServiceError("The round is over: there is no move to advise.", code="game_over")
+        raise ServiceError(_("The round is over: there is no move to advise."), code="game_over")
     game = round_game(rnd)
     advice = best_move(game, table=tables.table_get(_round_ruleset(rnd)))
     moves = [_move(move, rolled=game.rolls_used > 0) for move in advice.moves]
@@ -221,7 +224,7 @@ def round_analysis(rnd: Round) -> dict[str, Any]:
     round_advice_check(rnd)
     if round_status(rnd) == Round.Status.IN_PROGRESS:
         raise ServiceError(
-            "The analysis is ready once the round is over.", code="round_in_progress"
+            _("The analysis is ready once the round is over."), code="round_in_progress"
         )
     rs = _round_ruleset(rnd)
     game = round_game(rnd)
@@ -325,18 +328,11 @@ def party_get_for_player(*, party_id: UUID, player: User) -> Party:
     try:
         return Party.objects.get(pk=party_id, owner=player)
     except Party.DoesNotExist:
-        raise NotFoundError("No such party.", code="party_not_found") from None
+        raise NotFoundError(_("No such party."), code="party_not_found") from None
 
 
 def party_seat_count(party: Party) -> int:
     return party.seats.count()
-
-
-def party_turn_text(party: Party) -> str:
-    if party.status == Party.Status.COMPLETED:
-        return "nobody's turn: the party is over"
-    name = party.seats.get(seat=party.current_seat).seat_name
-    return f"{name}'s turn (seat {party.current_seat})"
 
 
 def party_payload(party: Party) -> dict[str, Any]:
@@ -387,14 +383,14 @@ def share_get(*, code: str) -> ShareCode:
         else None
     )
     if share is None:
-        raise NotFoundError("No such friend challenge.", code="share_not_found")
+        raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
 
 
 def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
     share = share_get(code=code)
     if share.round.player_id != player.pk:
-        raise NotFoundError("No such friend challenge.", code="share_not_found")
+        raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
 
 
@@ -407,7 +403,7 @@ def share_of_round(*, round_id: UUID, player: User) -> ShareCode:
     rnd = round_get_for_player(round_id=round_id, player=player)
     share = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
     if share is None:
-        raise NotFoundError("This round is not shared.", code="share_not_found")
+        raise NotFoundError(_("This round is not shared."), code="share_not_found")
     return share
 
 

@@ -24,6 +24,8 @@ from uuid import UUID
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import yatzy
 from accounts.models import User
@@ -110,14 +112,14 @@ def game_create(
         level = level or Round.Level.MEDIUM
         if level == Round.Level.EXPERT and rs.saved_rolls:
             raise ServiceError(
-                "The expert plays an exact strategy, and none exists for saved rolls.",
+                _("The expert plays an exact strategy, and none exists for saved rolls."),
                 code="expert_unsupported",
             )
         if level == Round.Level.EXPERT:
             tables.table_request(rs)
             tables.table_get(rs)  # 503 table_building until the expert can play
     elif level:
-        raise ServiceError("Only computer games have a level.", code="level_not_applicable")
+        raise ServiceError(_("Only computer games have a level."), code="level_not_applicable")
     else:
         tables.table_request(rs)  # so the hints are ready when the player asks
     unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
@@ -125,8 +127,13 @@ def game_create(
     )
     if unfinished.count() >= MAX_UNFINISHED_GAMES:
         raise ServiceError(
-            f"You have {MAX_UNFINISHED_GAMES} unfinished games; finish one first.",
+            ngettext_lazy(
+                "You have %(count)d unfinished game; finish it first.",
+                "You have %(count)d unfinished games; finish one first.",
+                "count",
+            ),
             code="too_many_unfinished_games",
+            params={"count": MAX_UNFINISHED_GAMES},
         )
     rnd = round_create(
         player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
@@ -173,7 +180,7 @@ def _resume_or_start(
         if rnd is not None:
             return rnd, True
     raise ConflictError(
-        "Another start of this round is under way; try again.", code="start_conflict"
+        _("Another start of this round is under way; try again."), code="start_conflict"
     )
 
 
@@ -196,7 +203,7 @@ def _round_act(
                 status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1
             )
         raise ServiceError(
-            "The day of this ranked round has ended and its grace period is over.",
+            _("The day of this ranked round has ended and its grace period is over."),
             code="round_expired",
         )
     party = rnd.party
@@ -263,9 +270,18 @@ def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:
 
 def _party_stale(party: Party) -> ConflictError:
     party.refresh_from_db()
+    if party.status == Party.Status.COMPLETED:
+        return ConflictError(
+            _("The party is over; here is its current state."),
+            extra=selectors.party_payload(party),
+        )
     return ConflictError(
-        f"It is {selectors.party_turn_text(party)}; here is the party's current state.",
+        _("It is %(name)s's turn (seat %(seat)d); here is the party's current state."),
         extra=selectors.party_payload(party),
+        params={
+            "name": party.seats.get(seat=party.current_seat).seat_name,
+            "seat": party.current_seat,
+        },
     )
 
 
@@ -293,7 +309,7 @@ def _opponent_play(rnd: Round, *, table: Table | None) -> dict[str, Any]:
 
 def _stale(rnd: Round, game: yatzy.Game) -> ConflictError:
     return ConflictError(
-        "The round has moved on since you last saw it; here is its current state.",
+        _("The round has moved on since you last saw it; here is its current state."),
         extra=selectors.round_payload(rnd, game),
     )
 
@@ -395,15 +411,24 @@ def party_seat_names(names: Sequence[str]) -> list[str]:
     ['Ann', 'Bo']
     """
     cleaned = [display_name_clean(name) for name in names]
-    problem = None
     if not SEATS_MIN <= len(cleaned) <= SEATS_MAX:
-        problem = f"A party has {SEATS_MIN} to {SEATS_MAX} seats, not {len(cleaned)}."
-    elif not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
-        problem = f"Every seat needs a name of 1 to {SEAT_NAME_MAX} characters."
-    elif len({name.casefold() for name in cleaned}) != len(cleaned):
-        problem = "Every seat needs a name of its own."
-    if problem:
-        raise ServiceError(problem, code="invalid_seats")
+        raise ServiceError(
+            _("A party has %(min)d to %(max)d seats, not %(count)d."),
+            code="invalid_seats",
+            params={"min": SEATS_MIN, "max": SEATS_MAX, "count": len(cleaned)},
+        )
+    if not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
+        raise ServiceError(
+            ngettext_lazy(
+                "Every seat needs a name of 1 to %(max)d character.",
+                "Every seat needs a name of 1 to %(max)d characters.",
+                "max",
+            ),
+            code="invalid_seats",
+            params={"max": SEAT_NAME_MAX},
+        )
+    if len({name.casefold() for name in cleaned}) != len(cleaned):
+        raise ServiceError(_("Every seat needs a name of its own."), code="invalid_seats")
     return cleaned
 
 
@@ -450,7 +475,7 @@ def party_act(
     the party's state."""
     party = selectors.party_get_for_player(party_id=party_id, player=player)
     if party.status != Party.Status.IN_PROGRESS:
-        raise ServiceError("The party is over.", code="game_over")
+        raise ServiceError(_("The party is over."), code="game_over")
     if seat != party.current_seat:
         raise _party_stale(party)
     round_id = party.seats.get(seat=seat).pk
@@ -471,7 +496,7 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
     round shared twice gives the same code."""
     rnd = selectors.round_get_for_player(round_id=round_id, player=player)
     if rnd.status != Round.Status.COMPLETED:
-        raise ServiceError("Only a finished round can be shared.", code="round_not_finished")
+        raise ServiceError(_("Only a finished round can be shared."), code="round_not_finished")
     for _attempt in range(5):
         live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
         if live is not None:
@@ -481,7 +506,9 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
         ShareCode.objects.bulk_create(
             [ShareCode(code=code_new(), round=rnd)], ignore_conflicts=True
         )
-    raise ConflictError("Could not make a code for this round; try again.", code="share_conflict")
+    raise ConflictError(
+        _("Could not make a code for this round; try again."), code="share_conflict"
+    )
 
 
 def share_revoke(*, code: str, player: User) -> None:
@@ -509,7 +536,7 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
     share = selectors.share_get(code=code)
     shared = share.round
     if shared.player_id == player.pk:
-        raise ServiceError("This is your own round's code.", code="own_share")
+        raise ServiceError(_("This is your own round's code."), code="own_share")
     if shared.challenge is not None:
         rnd, created = round_start_daily(player=player, day=shared.challenge.date)
         # The daily round becomes this challenge's round, unless another code has it.

@@ -22,6 +22,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from config.api_errors import ServiceError
@@ -52,8 +54,10 @@ class TableBuilding(ServiceError):
     status_code = 503
     code = "table_building"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Promise, *, retry_after: int, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, params=params)
         self.retry_after = retry_after
 
 
@@ -77,17 +81,34 @@ def table_get(rs: yatzy.Ruleset) -> Table:
     except TableMissing:
         row = StrategyTable.objects.filter(key=table_key(rs)).first()
         if row is None and _customs_full(rs):
-            raise ServiceError(
-                "The server keeps no more strategy tables for other options; hints are "
-                "available with the rulesets' usual options.",
-                code="hint_unsupported",
+            raise _customs_refused() from None
+        if row is not None and row.progress:
+            raise TableBuilding(
+                _(
+                    "The strategy table for %(ruleset)s with these options is being built "
+                    "(%(percent)d%% done); try again shortly."
+                ),
+                params={"ruleset": rs.name, "percent": int(row.progress * 100)},
+                retry_after=_retry_after(row),
             ) from None
-        done = f" ({row.progress:.0%} done)" if row is not None and row.progress else ""
         raise TableBuilding(
-            f"The strategy table for {rs.name} with these options is being built{done}; "
-            "try again shortly.",
+            _(
+                "The strategy table for %(ruleset)s with these options is being built; "
+                "try again shortly."
+            ),
+            params={"ruleset": rs.name},
             retry_after=_retry_after(row),
         ) from None
+
+
+def _customs_refused() -> ServiceError:
+    return ServiceError(
+        _(
+            "The server keeps no more strategy tables for other options; hints are "
+            "available with the rulesets' usual options."
+        ),
+        code="hint_unsupported",
+    )
 
 
 def _customs_full(rs: yatzy.Ruleset) -> bool:
@@ -103,7 +124,7 @@ def _customs_full(rs: yatzy.Ruleset) -> bool:
 
 def _unsupported() -> ServiceError:
     return ServiceError(
-        "No exact strategy exists for games with saved rolls.", code="hint_unsupported"
+        _("No exact strategy exists for games with saved rolls."), code="hint_unsupported"
     )
 
 

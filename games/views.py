@@ -1,6 +1,7 @@
 import datetime as dt
 from uuid import UUID
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -10,16 +11,18 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import yatzy
 from accounts.auth import player_of
-from config.api_errors import ServiceError
+from config.api_errors import NotFoundError, ServiceError, error_text
 from config.openapi import ERROR_RESPONSES, ErrorSerializer
 from daily import clock
 from daily.services import challenge_for_play
-from games import selectors, services
+from games import rules, selectors, services
 from games.serializers import (
     AnalysisSerializer,
     ChallengeSerializer,
@@ -34,6 +37,7 @@ from games.serializers import (
     PartySerializer,
     RollSerializer,
     RoundSerializer,
+    RulesetRulesSerializer,
     ScoreSerializer,
     SharePlaysSerializer,
     ShareSerializer,
@@ -102,11 +106,13 @@ class GamesView(GenericAPIView):
         if data["mode"] == "party":
             data.pop("mode")
             if data.pop("level", None):
-                raise ServiceError("Only computer games have a level.", code="level_not_applicable")
+                raise ServiceError(
+                    _("Only computer games have a level."), code="level_not_applicable"
+                )
             party = services.party_create(player=player_of(request), seats=seats or [], **data)
             return Response(selectors.party_payload(party), status=status.HTTP_201_CREATED)
         if seats is not None:
-            raise ServiceError("Only party games have seats.", code="seats_not_applicable")
+            raise ServiceError(_("Only party games have seats."), code="seats_not_applicable")
         rnd = services.game_create(player=player_of(request), **data)
         return Response(selectors.round_payload(rnd), status=status.HTTP_201_CREATED)
 
@@ -350,3 +356,56 @@ class FriendRoundsView(APIView):
             selectors.round_payload(rnd),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+# -- rules ------------------------------------------------------------------------------
+
+
+class RulesetListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: RulesetRulesSerializer(many=True), **ERROR_RESPONSES},
+        summary="The rules of every ruleset, with their default options",
+        description="No login needed; with a token, in your profile language.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response([rules.ruleset_rules(yatzy.get_ruleset(name)) for name in yatzy.RULESETS])
+
+
+class RulesetDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "name", str, OpenApiParameter.PATH, enum=list(yatzy.RULESETS), description="Ruleset"
+            ),
+            OpenApiParameter(
+                "options",
+                OpenApiTypes.OBJECT,
+                OpenApiParameter.QUERY,
+                style="form",
+                explode=True,
+                description=(
+                    "Any of the ruleset's options, e.g. `?full_straight_points=30`, "
+                    "`?forced_order=true`, `?upper_bonus=75,50`; checked by the engine "
+                    "(400 `unknown_option`, `option_not_applicable`, `invalid_option`)."
+                ),
+            ),
+        ],
+        responses={200: RulesetRulesSerializer, **ERROR_RESPONSES},
+        summary="The rules of one ruleset, with the options given in the query",
+        description=(
+            "Dice, turns, the upper bonus, the maximum total, the options (defaults, "
+            "allowed values, the values in force) and the boxes in printed order, each "
+            "with its name, a description and an example roll scored by the engine. An "
+            "unknown ruleset is 404 `unknown_ruleset`."
+        ),
+    )
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            rs = rules.ruleset_from_query(name, request.query_params)
+        except yatzy.UnknownRulesetError as exc:
+            raise NotFoundError(error_text(exc), code=exc.code) from exc
+        return Response(rules.ruleset_rules(rs))

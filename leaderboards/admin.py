@@ -3,6 +3,8 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from daily import clock
 from leaderboards import jobs, selectors, services
@@ -10,11 +12,15 @@ from leaderboards.models import BoardEntry, Season
 
 
 class SeasonStateFilter(admin.SimpleListFilter):
-    title = "state"
+    title = _("state")
     parameter_name = "state"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("upcoming", "Upcoming"), ("current", "Current"), ("past", "Past")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("upcoming", pgettext_lazy("season", "Upcoming")),
+            ("current", pgettext_lazy("season", "Current")),
+            ("past", pgettext_lazy("season", "Past")),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> QuerySet[Season]:
         today = clock.today()
@@ -42,7 +48,7 @@ class SeasonAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
         return selectors.seasons_with_player_counts(super().get_queryset(request))
 
-    @admin.display(description="players", ordering="player_count")
+    @admin.display(description=_("players"), ordering="player_count")
     def players(self, obj: Season) -> int:
         count: int = getattr(obj, "player_count", 0)  # annotated by the queryset
         return count
@@ -59,12 +65,20 @@ class SeasonAdmin(admin.ModelAdmin):
         for season in queryset:
             services.season_delete(season=season)
 
-    @admin.action(description="Recompute the boards of the selected seasons")
+    @admin.action(description=_("Recompute the boards of the selected seasons"))
     def recompute_boards(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             jobs.season_boards_schedule(season=season)
+        count = queryset.count()
         self.message_user(
-            request, f"Recomputing the boards of {queryset.count()} season(s).", messages.SUCCESS
+            request,
+            ngettext(
+                "Recomputing the boards of %(count)d season.",
+                "Recomputing the boards of %(count)d seasons.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
         )
 
 

@@ -12,11 +12,20 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
 DAILY = "daily"
 BEST = "best"
 STREAK = "streak"
 ADVENT = "advent"
 SEASON = "season"
+BOARD_NAMES: dict[str, Promise] = {
+    DAILY: pgettext_lazy("board", "Today's dice"),
+    BEST: pgettext_lazy("board", "Best day"),
+    STREAK: pgettext_lazy("board", "Most days in a row"),
+    ADVENT: pgettext_lazy("board", "Advent"),
+}
 ADVENT_LAST_DAY = 24
 # A season's board key is "season:<id>:<kind>"; these parts build it in Python
 # (season_key) and in SQL (selectors.seasons_with_player_counts).
@@ -40,6 +49,17 @@ class Line:
     achieved_at: dt.datetime
     streak_last_date: dt.date | None = None
     streak_last_run: int | None = None
+
+
+def board_name(kind: str) -> str:
+    """A board's name in the active language.
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     board_name(STREAK)
+    'Most days in a row'
+    """
+    return str(BOARD_NAMES[kind])
 
 
 def daily_key(day: dt.date) -> str:

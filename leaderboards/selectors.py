@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import CharField, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, Concat
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError
@@ -134,7 +135,9 @@ def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
 def season_get(*, slug: str) -> Season:
     season = Season.objects.filter(slug=slug).first()
     if season is None:
-        raise NotFoundError(f"There is no season {slug!r}.", code="season_not_found")
+        raise NotFoundError(
+            _("There is no season %(slug)s."), code="season_not_found", params={"slug": slug}
+        )
     return season
 
 
@@ -145,8 +148,9 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
         season = season_get(slug=season_slug)
         if not season.start_date <= day <= season.end_date:
             raise NotFoundError(
-                f"{day.isoformat()} is not in the season {season.slug!r}.",
+                _("%(date)s is not in the season %(slug)s."),
                 code="date_not_in_season",
+                params={"date": day.isoformat(), "slug": season.slug},
             )
     frozen = challenge is not None and challenge.closed_at is not None
     expert = challenge.expert_total if challenge is not None and challenge.is_revealed else None
@@ -169,7 +173,9 @@ def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
 
 def board_advent(*, year: int, season_slug: str | None = None) -> Board:
     if season_slug is not None:
-        raise ServiceError("The advent board has no season variant.", code="season_not_supported")
+        raise ServiceError(
+            _("The advent board has no season variant."), code="season_not_supported"
+        )
     return Board(boards.advent_key(year), boards.ADVENT)
 
 
@@ -216,7 +222,7 @@ def board_page(
         offset = (page - 1) * size
         start = histogram.seek(offset)
         if start is None and page != 1:
-            raise NotFoundError("Invalid page.", code="invalid_page")
+            raise NotFoundError(_("Invalid page."), code="invalid_page")
         rows = []
         if start is not None:
             value, skip = start
@@ -370,6 +376,7 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
     return {
         "year": year,
         "theme": clock.theme(first),
+        "theme_name": clock.theme_name(clock.theme(first)),
         "doors": doors,
         "total": sum(d["score"] for d in doors if d["score"] is not None),
         "rank": advent[0] if advent else None,

@@ -42,6 +42,7 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
             cursor=query.get("cursor"),
         )
     body: dict[str, Any] = {
+        "name": boards.board_name(board.kind),
         "count": view.count,
         "next": _link(request, view.page, view.after, step=1) if view.has_next else None,
         "previous": _link(request, view.page, view.before, step=-1) if view.has_previous else None,
