@@ -12,13 +12,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
 from unittest import mock
 
 import celery
 import pytest
 import time_machine
+from django.db import connection
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 import yatzy
@@ -66,19 +68,30 @@ def ranked(
     """
     moment = at or noon(day, minute)
     with travel(moment), broker_down() if not record else nullcontext():
-        rnd, created = game_services.round_start_daily(player=player, day=day)
-        assert created and rnd.ranked, f"{player} already has a round on {day}"
-        game = yatzy.Game.from_snapshot(rnd.snapshot)
-        plan = box_plan(game.ruleset, total)
+        rnd, plan = ranked_start(player, day, total)
         with scripted_dice([dice for _, dice in plan]):
-            for turn, (box, _) in enumerate(plan):
-                game_services.round_roll(round_id=rnd.id, player=player, hold=(), turn=turn, roll=0)
-                game_services.round_score(round_id=rnd.id, player=player, category=box, turn=turn)
+            play(player, rnd, plan, range(len(plan)))
     rnd.refresh_from_db()
     assert (rnd.status, rnd.total, rnd.completed_at) == (Round.Status.COMPLETED, total, moment)
     owed = PendingBoardUpdate.objects.filter(round=rnd).exists()
     assert owed is not record, f"board update still owed: {owed}"
     return rnd
+
+
+def ranked_start(player: User, day: dt.date, total: int) -> tuple[Round, list[tuple[str, Dice]]]:
+    """Start ``player``'s ranked round of ``day`` now, and plan it to end at ``total``
+    (:func:`box_plan`)."""
+    rnd, created = game_services.round_start_daily(player=player, day=day)
+    assert created and rnd.ranked, f"{player} already has a round on {day}"
+    return rnd, box_plan(yatzy.Game.from_snapshot(rnd.snapshot).ruleset, total)
+
+
+def play(player: User, rnd: Round, plan: list[tuple[str, Dice]], turns: Iterable[int]) -> None:
+    """Play these turns of the plan through the services the API calls: one roll, then
+    the planned box (inside :func:`scripted_dice` of the plan's dice)."""
+    for turn in turns:
+        game_services.round_roll(round_id=rnd.id, player=player, hold=(), turn=turn, roll=0)
+        game_services.round_score(round_id=rnd.id, player=player, category=plan[turn][0], turn=turn)
 
 
 @contextmanager
@@ -97,15 +110,35 @@ def broker_down() -> Iterator[None]:
 
 
 @contextmanager
-def scripted_dice(turns: list[Dice]) -> Iterator[None]:
+def scripted_dice(
+    turns: list[Dice], *, rendezvous: threading.Barrier | None = None
+) -> Iterator[None]:
     """Every roll of turn ``n`` shows ``turns[n]``, through the engine's one source of
-    dice (``yatzy.Game._draw``), also when a round is restored from its snapshot."""
+    dice (``yatzy.Game._draw``), also when a round is restored from its snapshot.
+
+    With ``rendezvous``, each thread's first draw waits for the barrier: a request draws
+    between reading the round and storing its action (restoring a rolled turn draws its
+    dice again), so every racing request has read the round before any of them writes."""
+    waited = threading.local()
 
     def draw(game: yatzy.Game, turn: int, roll: int, count: int) -> Dice:
+        if rendezvous is not None and not getattr(waited, "done", False):
+            waited.done = True
+            rendezvous.wait(timeout=10)
         return turns[turn][:count]
 
     with mock.patch.object(yatzy.Game, "_draw", draw):
         yield
+
+
+def waiting_on_me() -> bool:
+    """PostgreSQL: whether another connection waits for a lock this one holds."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COUNT(*) FROM pg_locks WHERE NOT granted"
+            " AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+        )
+        return cursor.fetchone()[0] > 0
 
 
 def box_plan(rules: yatzy.Ruleset, total: int) -> list[tuple[str, Dice]]:

@@ -2,10 +2,13 @@
 
 import datetime as dt
 from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
 
 import pytest
 import time_machine
-from django.db import connection
+from django.db import IntegrityError, connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games import services as game_services
 from games import tasks as game_tasks
@@ -13,7 +16,16 @@ from games.models import Round
 from leaderboards import selectors, services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 from tests.factories import make_player, play_round
-from tests.leaderboards.conftest import board, broker_down, noon, ranked, travel
+from tests.leaderboards.conftest import (
+    board,
+    broker_down,
+    noon,
+    play,
+    ranked,
+    ranked_start,
+    scripted_dice,
+    travel,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,8 +49,13 @@ def snapshot() -> tuple[list, list]:
     return entries, histogram
 
 
+def closing_time(day: dt.date) -> dt.datetime:
+    """A minute after the day's grace period (30 minutes past midnight) has ended."""
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)
+
+
 def close(day: dt.date) -> list[str]:
-    with travel(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)):
+    with travel(closing_time(day)):
         return game_tasks.days_close_due.delay().get()
 
 
@@ -60,7 +77,8 @@ def test_day_close_freezes_the_board_once():
     # The closed board holds exactly the day's ranked rounds: its ranks are final.
     assert daily_ranks(DAY) == {"p0": 1, "p4": 2, "p1": 3, "p2": 3, "p3": 5}
     assert close(DAY) == []
-    assert game_services.day_close(day=DAY) is False
+    with travel(closing_time(DAY)):
+        assert game_services.day_close(day=DAY) is False
     for user in players:  # every job of the day again: the closed board stays as it is
         services.board_player_refresh(player_id=user.pk, day=DAY)
     assert snapshot() == frozen
@@ -259,3 +277,97 @@ def test_the_api_answers_with_the_cache_unreachable(settings):
         }
         assert client.get("/api/v1/advent/2026/").json()["total"] == 222
     assert values == {f"daily/{DAY}/": 222, "best-day/": 222, "streaks/": 1, "advent/2026/": 222}
+
+
+def test_the_catch_up_runs_the_oldest_owed_updates_first_and_at_most_limit_a_run():
+    players = [make_player(f"o{i}")[0] for i in range(3)]
+    for i, user in enumerate(players):  # completed at 12:00, 12:10 and 12:20
+        ranked(user, DAY, 200 + i, minute=10 * i, record=False)
+
+    def on_board() -> set[str]:
+        entries = BoardEntry.objects.filter(board="best")
+        return set(entries.values_list("player__username", flat=True))
+
+    with travel(noon(DAY, 30)):
+        assert services.boards_catch_up(older_than=dt.timedelta(minutes=15), limit=1) == 1
+        assert on_board() == {"o0"}
+        assert services.boards_catch_up(older_than=dt.timedelta(minutes=15)) == 1
+        assert on_board() == {"o0", "o1"}  # o2's update is only 10 minutes overdue
+        assert services.boards_catch_up() == 1
+        assert services.boards_catch_up() == 0
+    assert on_board() == {"o0", "o1", "o2"}
+    assert not PendingBoardUpdate.objects.exists()
+
+
+RACERS = 8
+
+
+def test_racing_final_scores_complete_a_ranked_round_once_and_owe_its_boards_one_update():
+    # Every request has read the round before any of them stores (they meet at the
+    # dice), and the broker is down, so the owed update stays for the catch-up to run.
+    user, _ = make_player("racer")
+    key = Token.objects.get(user=user).key
+    with travel(noon(DAY)):
+        rnd, plan = ranked_start(user, DAY, 300)
+        last = len(plan) - 1
+        with scripted_dice([dice for _, dice in plan]):
+            play(user, rnd, plan, range(last))
+            game_services.round_roll(round_id=rnd.id, player=user, hold=(), turn=last, roll=0)
+
+    def final_score(_index: int) -> int:
+        http = APIClient()
+        http.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        try:
+            body = {"category": plan[last][0], "turn": last}
+            return http.post(f"/api/v1/rounds/{rnd.id}/score/", body, format="json").status_code
+        finally:
+            connection.close()
+
+    meet = Barrier(RACERS)
+    racing = scripted_dice([dice for _, dice in plan], rendezvous=meet)
+    with travel(noon(DAY, 1)), broker_down(), racing, ThreadPoolExecutor(RACERS) as pool:
+        statuses = sorted(pool.map(final_score, range(RACERS)))
+    assert not meet.broken
+    assert statuses == [200] + [409] * (RACERS - 1)
+    rnd.refresh_from_db()
+    assert (rnd.status, rnd.total, len(rnd.actions)) == ("completed", 300, 2 * len(plan))
+    assert list(PendingBoardUpdate.objects.values_list("round_id", flat=True)) == [rnd.id]
+    with travel(noon(DAY, 2)):
+        assert tasks.boards_catch_up.delay().get() == 1
+    assert set(BoardHistogram.objects.values_list("board", "value", "count")) == {
+        (f"daily:{DAY}", 300, 1),
+        ("best", 300, 1),
+        ("streak", 1, 1),
+        ("advent:2026", 300, 1),
+    }
+
+
+def test_a_ranked_round_completes_only_together_with_the_board_update_it_owes():
+    # The owed update is recorded in the transaction that completes the round: when
+    # that insert fails (here: a row for the round is already there), the round is not
+    # completed either, and a retry completes it.
+    user, _ = make_player()
+    with travel(noon(DAY)):
+        rnd, plan = ranked_start(user, DAY, 321)
+        last = len(plan) - 1
+
+        def final_score() -> None:
+            game_services.round_score(
+                round_id=rnd.id, player=user, category=plan[last][0], turn=last
+            )
+
+        with scripted_dice([dice for _, dice in plan]):
+            play(user, rnd, plan, range(last))
+            game_services.round_roll(round_id=rnd.id, player=user, hold=(), turn=last, roll=0)
+            PendingBoardUpdate.objects.create(round=rnd)
+            with pytest.raises(IntegrityError):
+                final_score()
+            rnd.refresh_from_db()
+            assert (rnd.status, rnd.total, len(rnd.actions)) == ("in_progress", None, 2 * last + 1)
+            assert not BoardEntry.objects.exists()
+            PendingBoardUpdate.objects.all().delete()
+            final_score()
+    rnd.refresh_from_db()
+    assert (rnd.status, rnd.total) == ("completed", 321)
+    assert BoardEntry.objects.get(board=f"daily:{DAY}").value == 321
+    assert not PendingBoardUpdate.objects.exists()

@@ -21,7 +21,7 @@ from daily import clock
 from leaderboards import services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram
 from tests.factories import make_player
-from tests.leaderboards.conftest import ranked
+from tests.leaderboards.conftest import ranked, waiting_on_me
 from tests.live.conftest import wait_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
@@ -129,17 +129,8 @@ def rebuild_blocked_by(line: tuple) -> Iterator[Callable[[], bool]]:
             streak_last_date=last_date,
             streak_last_run=last_run,
         )
-        yield _blocked_by_me if connection.vendor == "postgresql" else _queue_empty
+        yield waiting_on_me if connection.vendor == "postgresql" else _queue_empty
         transaction.set_rollback(True)
-
-
-def _blocked_by_me() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT COUNT(*) FROM pg_locks WHERE NOT granted"
-            " AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-        )
-        return cursor.fetchone()[0] > 0
 
 
 def _queue_empty() -> bool:
