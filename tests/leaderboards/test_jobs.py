@@ -6,14 +6,14 @@ from threading import Barrier
 
 import pytest
 import time_machine
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import services as game_services
 from games import tasks as game_tasks
 from games.models import Round
-from leaderboards import selectors, services, tasks
+from leaderboards import jobs, selectors, services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 from tests.factories import make_player, play_round
 from tests.leaderboards.conftest import (
@@ -133,6 +133,12 @@ def test_a_late_job_for_a_closed_day_still_lands_on_its_board():
 
 
 def test_day_close_catches_up_on_board_jobs_that_never_ran():
+    season = Season.objects.create(
+        name="Early December", slug="early", start_date=DAY, end_date=DAY
+    )
+    Season.objects.create(
+        name="Later", slug="later", start_date=DAY + dt.timedelta(1), end_date=DAY + dt.timedelta(9)
+    )
     recorded, _ = make_player("recorded")
     lost, client = make_player("lost")
     ranked(recorded, DAY, 200)
@@ -140,12 +146,55 @@ def test_day_close_catches_up_on_board_jobs_that_never_ran():
     assert not BoardEntry.objects.filter(player=lost).exists()
     assert close(DAY) == [DAY.isoformat()]
     lines = dict(BoardEntry.objects.filter(player=lost).values_list("board", "value"))
-    assert lines == {f"daily:{DAY}": 250, "best": 250, "streak": 1, "advent:2026": 250}
+    assert lines == {
+        f"daily:{DAY}": 250,
+        "best": 250,
+        "streak": 1,
+        "advent:2026": 250,
+        f"season:{season.pk}:best": 250,
+        f"season:{season.pk}:streak": 1,
+    }
     caught_up = snapshot()
     services.boards_reconcile()
     assert snapshot() == caught_up
     with travel(noon(DAY + dt.timedelta(days=1))):
         assert board(client, f"daily/{DAY}/")["me"]["rank"] == 1
+
+
+def test_the_freeze_finds_exactly_the_players_whose_line_on_the_day_is_wrong():
+    on_time, lost, removed = (make_player(name)[0] for name in ("on-time", "lost", "removed"))
+    for user in (on_time, removed):
+        ranked(user, DAY - dt.timedelta(days=1), 180)
+    ranked(on_time, DAY, 200)
+    ranked(lost, DAY, 250, record=False)  # its board job was lost
+    gone = ranked(removed, DAY, 300)
+    Round.objects.filter(pk=gone.pk).delete()  # not through round_delete: its line stays
+    with travel(closing_time(DAY)), transaction.atomic():
+        missed = services.board_day_freeze(day=DAY)
+    assert sorted(missed) == sorted([lost.pk, removed.pk])
+    assert daily_ranks(DAY) == {"lost": 1, "on-time": 2}
+    with travel(closing_time(DAY)), transaction.atomic():
+        assert services.board_day_freeze(day=DAY) == []
+
+
+def test_a_day_close_that_missed_more_updates_than_the_limit_has_every_board_reconciled(
+    monkeypatch,
+):
+    monkeypatch.setattr(jobs, "CATCH_UP_PER_PLAYER_LIMIT", 1)
+    players = [make_player(f"m{i}")[0] for i in range(2)]
+    for i, user in enumerate(players):
+        ranked(user, DAY, 200 + i, record=False)
+    assert close(DAY) == [DAY.isoformat()]
+    assert set(BoardEntry.objects.values_list("board", "player__username", "value")) == {
+        (board, f"m{i}", value)
+        for i in range(2)
+        for board, value in [
+            (f"daily:{DAY}", 200 + i),
+            ("best", 200 + i),
+            ("streak", 1),
+            ("advent:2026", 200 + i),
+        ]
+    }
 
 
 def _season_data():
@@ -172,6 +221,10 @@ def test_reconcile_rebuilds_exactly_what_the_incremental_updates_built():
     BoardHistogram.objects.filter(board="streak").delete()
     BoardHistogram.objects.create(board="daily:2020-01-01", value=5, count=3)  # stale board
     assert tasks.boards_reconcile.delay().get() > 0
+    assert snapshot() == incremental
+    BoardEntry.objects.all().delete()  # from the rounds and seasons alone
+    BoardHistogram.objects.all().delete()
+    services.boards_reconcile()
     assert snapshot() == incremental
 
 
