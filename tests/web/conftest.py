@@ -34,6 +34,13 @@ PASSWORD = "a-long-enough-passphrase"
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """The pages' tests register and log in many players; a fast hasher keeps that
+    cheap (the password rules and the real hasher are the accounts tests' business)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     if not CHROMIUM.exists():
