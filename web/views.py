@@ -43,7 +43,7 @@ from leaderboards.serializers import BoardQuerySerializer
 from leaderboards.views import AROUND_SIZE, page_link
 from web import charts
 from web.boxes import BOX_NAMES, DESCRIPTIONS, EXAMPLES, OPTION_TEXTS, RULESET_NAMES
-from web.dice import pips
+from web.dice import die_svg
 from web.forms import RegisterForm, RollForm, ScoreForm, SettingsForm
 
 View = Callable[..., HttpResponse]
@@ -164,7 +164,7 @@ def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
     can_hold = playing and state["roll"] > 0 and state["rolls_left"] > 0
     held = _held(query, len(state["dice"])) if can_hold else []
     dice = [
-        {"index": i, "number": i + 1, "face": face, "pips": pips(face), "held": i in held}
+        {"index": i, "number": i + 1, "face": face, "svg": die_svg(face), "held": i in held}
         for i, face in enumerate(state["dice"])
     ]
     boxes = [
@@ -408,7 +408,7 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "id": box,
             "name": BOX_NAMES[box],
             "description": DESCRIPTIONS[rs.name][box],
-            "dice": [{"face": face, "pips": pips(face)} for face in EXAMPLES[rs.name][box]],
+            "dice": [{"face": face, "svg": die_svg(face)} for face in EXAMPLES[rs.name][box]],
             "points": rs.score(box, EXAMPLES[rs.name][box]),
         }
         for box in rs.categories
