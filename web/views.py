@@ -212,6 +212,10 @@ def _act(
     """Run a roll or score and go back to the round: a refusal (400, 409) is shown there
     as its message, over the round's current state; the holds stay as they were."""
     held = request.POST.getlist("hold")
+    refused = _throttled(request, "play")  # the API's budget per player, shared
+    if refused:
+        messages.error(request, refused)
+        return HttpResponseRedirect(_play_url(round_id, held))
     try:
         action()
     except NotFoundError as exc:

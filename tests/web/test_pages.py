@@ -312,6 +312,23 @@ def test_log_in_is_throttled_like_the_api(settings):
     assert codes == [200, 200, 429]
 
 
+def test_page_actions_share_the_apis_play_budget(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "2/minute",
+        },
+    }
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    client.post(f"{path}roll/", {"turn": 0, "roll": 1})
+    third = client.post(f"{path}roll/", {"turn": 0, "roll": 2}, follow=True)
+    assert "Too many attempts" in text(third)
+    assert state(path).snapshot["rolls_used"] == 2
+
+
 def test_settings_change_the_profile_and_the_language_cookie():
     user, client = logged_in()
     response = client.post(
