@@ -110,6 +110,9 @@ class BoardView:
     after: Cursor | None = None  # continues after the last result
     before: Cursor | None = None  # ends before the first result
     extra: dict[str, Any] = field(default_factory=dict)
+    # The board's histogram as read for the ranks, highest value first: how its values
+    # are spread (the web pages chart it without reading it again).
+    histogram: list[tuple[int, int]] = field(default_factory=list)
 
 
 def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
@@ -237,6 +240,7 @@ def board_page(
         has_previous=has_previous,
         after=Cursor.at(rows[-1], forward=True) if rows else None,
         before=Cursor.at(rows[0], forward=False) if rows else None,
+        histogram=histogram.rows,
     )
 
 
@@ -247,7 +251,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     today = clock.today()
     mine = _entries(board).filter(player=player).values(*_FIELDS).first()
     if mine is None:
-        return BoardView(count=histogram.total, results=[], me=None)
+        return BoardView(count=histogram.total, results=[], me=None, histogram=histogram.rows)
     half = (size - 1) // 2
     above = _neighbours(board, mine, half, above=True)
     below = _neighbours(board, mine, size - 1 - len(above), above=False)
@@ -258,6 +262,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
         count=histogram.total,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
         me=_line(mine, histogram.rank(mine["value"]), board, today),
+        histogram=histogram.rows,
     )
 
 

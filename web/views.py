@@ -9,6 +9,7 @@ import datetime as dt
 import functools
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 from uuid import UUID
 
 from django.conf import settings
@@ -86,8 +87,8 @@ def home(request: HttpRequest) -> HttpResponse:
     standing = None
     mine = daily["my_round"]
     if player is not None and mine is not None and mine["status"] == Round.Status.COMPLETED:
-        board = board_selectors.board_daily(day=today)
-        standing = board_selectors.board_distribution(board=board, player=player)["me"]
+        line = board_selectors.board_rank(board=boards.daily_key(today), player_id=player.pk)
+        standing = None if line is None else {"rank": line[0], "value": line[1]}
     calendar = None
     if player is not None and boards.advent_showing(today):
         calendar = board_selectors.advent_calendar(player=player, year=today.year)
@@ -298,6 +299,8 @@ def _board_page(
             cursor=query.validated_data.get("cursor"),
         )
     url = request.get_full_path()
+    # One reverse for the page, not one per row: the rows' links share the prefix.
+    players = reverse("web:player", kwargs={"username": "-"})[:-2]
     keep = {"season": season} if season else {}
     plain = request.path + (f"?{urlencode(keep)}" if keep else "")
     context = {
@@ -305,7 +308,14 @@ def _board_page(
         "value_label": value_label,
         "board": board,
         "view": view,
-        "rows": [{**row, "me": row["username"] == player.username} for row in view.results],
+        "rows": [
+            {
+                **row,
+                "me": row["username"] == player.username,
+                "url": f"{players}{quote(row['username'])}/",
+            }
+            for row in view.results
+        ],
         "next_url": page_link(url, view.page, view.after, step=1) if view.has_next else None,
         "previous_url": page_link(url, view.page, view.before, step=-1)
         if view.has_previous
@@ -319,11 +329,11 @@ def _board_page(
         **(extra or {}),
     }
     if board.kind == boards.DAILY:
-        spread = board_selectors.board_distribution(board=board, player=player)
-        me = spread["me"]
-        context["chart"] = charts.distribution(spread["values"], me["value"] if me else None)
+        me = view.me and {**view.me, "on_board": True}
+        values = sorted(view.histogram)
+        context["chart"] = charts.distribution(values, me["value"] if me else None)
         context["chart_me"] = me
-        context["chart_count"] = spread["count"]
+        context["chart_count"] = view.count
         context["expert"] = board_selectors.board_expert(board=board)
     return render(request, "web/board.html", context)
 

@@ -14,6 +14,7 @@ from accounts.models import User
 from daily import clock
 from daily.services import challenge_get_or_create
 from games.models import Round
+from tests.leaderboards.conftest import ranked
 from tests.web.conftest import PASSWORD, PHONE, after_swap, register, screenshot
 
 pytestmark = pytest.mark.live
@@ -101,13 +102,16 @@ def test_the_advent_calendar_in_december(open_page):
         for day in range(1, 6):
             challenge_get_or_create(day=dt.date(2026, 12, day))
         register(page, "eve")
+        ranked(User.objects.get(username="eve"), dt.date(2026, 12, 1), 312)
+        page.reload()
         doors = page.locator("[data-door]")
         assert doors.count() == 24
         assert page.locator("[data-door='5']").get_attribute("data-state") == "open"
         assert page.locator("[data-door='6']").get_attribute("data-state") == "locked"
         page.goto("/advent/2026/")
         states = [doors.nth(i).get_attribute("data-state") for i in range(24)]
-        assert states == ["missed"] * 4 + ["open"] + ["locked"] * 19
+        assert states == ["played"] + ["missed"] * 3 + ["open"] + ["locked"] * 19
+        assert "312 points, rank 1" in page.locator("[data-door='1']").inner_text()
         screenshot(page, "advent")
         page.get_by_role("button", name="Replay December 2 for practice").click()
         page.wait_for_url(re.compile(r"/play/"))

@@ -218,6 +218,17 @@ def test_streak_and_best_day_boards_and_their_seasons():
     assert client.get("/boards/best-day/", {"page": "x"}).status_code == 400
 
 
+def test_chart_coordinates_are_plain_numbers_in_every_language():
+    me, client = logged_in()
+    for back, total in ((2, 150), (1, 260), (0, 211)):
+        ranked(me, clock.today() - dt.timedelta(days=back), total)
+    for path in [f"/boards/daily/{clock.today()}/", "/players/ada/"]:
+        page = text(client.get(path, HTTP_ACCEPT_LANGUAGE="de"))
+        assert '<html lang="de">' in page
+        assert re.search(r'<svg data-chart="\w+" viewBox="0 0 600 220"', page)
+        assert not re.search(r'(x|y|cx|cy|width|height|x1|x2|y1|y2)="-?\d+,\d', page)
+
+
 def test_a_future_days_board_is_not_found():
     _, client = logged_in()
     response = client.get(f"/boards/daily/{clock.today() + dt.timedelta(days=1)}/")
