@@ -5,6 +5,7 @@ phone's width, no JavaScript, and a display name that tries to run a script."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 
 import pytest
@@ -30,15 +31,31 @@ def play_turn_by_clicking(page, *, hold_first: bool) -> None:
         after_swap(page, lambda: page.click("[data-action=roll]"))
         assert page.locator("[data-die='0']").get_attribute("aria-pressed") == "true"
         assert page.locator("[data-die='0'] .pip").count() == face  # a held die keeps its face
-    box = page.locator("[data-box]").first
-    points = int(box.inner_text())
-    box_id = box.get_attribute("data-box")
-    after_swap(page, lambda: box.click())
+    options = {
+        b.get_attribute("data-box"): int(b.inner_text()) for b in page.locator("[data-box]").all()
+    }
+    box_id = max(options, key=options.__getitem__)  # the most points now
+    points = options[box_id]
+    after_swap(page, lambda: page.click(f"[data-box='{box_id}']"))
     assert page.locator(f"[data-filled='{box_id}']").inner_text() == str(points)
+
+
+def rivals_and_history(username: str) -> None:
+    """Thirty rivals on today's board and the player's eight previous days, so the board,
+    the distribution and the history have something to show."""
+    today = clock.today()
+    scores = random.Random(7)
+    rivals = User.objects.bulk_create([User(username=f"rival{n:02}") for n in range(30)])
+    for rival in rivals:
+        ranked(rival, today, int(scores.gauss(230, 45)))
+    me = User.objects.get(username=username)
+    for back in range(8, 0, -1):
+        ranked(me, today - dt.timedelta(days=back), int(scores.gauss(230, 45)))
 
 
 def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(page):
     register(page, "ada", "Ada L.")
+    rivals_and_history("ada")
     assert page.locator("[data-status=not_started]").is_visible()
     screenshot(page, "home")
     page.click("[data-action=play]")
@@ -54,21 +71,24 @@ def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(pag
     while page.locator("[data-status=in_progress]").count():
         play_turn_by_clicking(page, hold_first=False)
     total = int(page.locator("[data-total]").inner_text())
-    rnd = Round.objects.get(player__username="ada")
+    rnd = Round.objects.get(player__username="ada", challenge__date=clock.today())
     assert (rnd.status, rnd.total, rnd.ranked) == ("completed", total, True)
     assert page.locator("svg[data-chart=distribution] [data-me]").count() == 1
-    assert "Rank 1 of 1" in page.locator("[data-rank-line]").inner_text()
+    higher = Round.objects.filter(challenge__date=clock.today(), total__gt=total).count()
+    rank = f"Rank {higher + 1} of 31"
+    assert rank in page.locator("[data-rank-line]").inner_text()
     screenshot(page, "finished")
 
     page.get_by_role("link", name="The day's board").click()
     row = page.locator("tr[data-me]")
-    assert row.get_attribute("data-rank") == "1"
+    assert row.get_attribute("data-rank") == str(higher + 1)
     assert "Ada L." in row.inner_text() and str(total) in row.inner_text()
     assert page.locator("svg[data-chart=distribution] [data-me]").count() == 1
     screenshot(page, "board")
     page.goto("/players/ada/")
-    assert page.locator("[data-days-played]").inner_text() == "1"
-    assert page.locator("svg[data-chart=history] circle").count() == 1
+    assert page.locator("[data-days-played]").inner_text() == "9"
+    assert page.locator("[data-current-streak]").inner_text() == "9"
+    assert page.locator("svg[data-chart=history] circle").count() == 9
     screenshot(page, "player")
 
 
