@@ -29,10 +29,6 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "a-long-enough-passphrase"
 
-# Playwright's sync API keeps an event loop on the test's thread; the ORM calls the tests
-# make between browser steps are still synchronous ones.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):
@@ -41,16 +37,22 @@ def _fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator:
+    """One browser for these tests. Playwright's sync API keeps an event loop on the
+    test's thread, so Django would take the tests' own ORM calls for async ones: async
+    safety is off while the browser lives, and only then (never in a subprocess started
+    by another package's tests, which ``manage.py check --deploy`` would flag)."""
     if not CHROMIUM.exists():
         pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install chromium")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+            yield browser
+            browser.close()
 
 
 @dataclass

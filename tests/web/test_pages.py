@@ -10,6 +10,7 @@ from html import unescape
 
 import pytest
 from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.models import User
 from daily import clock
@@ -162,13 +163,40 @@ def test_a_finished_round_shows_its_rank_and_the_days_distribution():
     assert page.count("<g data-me>") == 1
 
 
-def test_another_players_round_is_not_found():
+def page_round_routes() -> list[str]:
+    """Every page URL that names a round."""
+    resolver = get_resolver()
+    return sorted(
+        str(entry.pattern)
+        for entry in resolver.url_patterns
+        if isinstance(entry, URLResolver)
+        for entry in entry.url_patterns
+        if isinstance(entry, URLPattern)
+        and "round_id" in str(entry.pattern)
+        and not str(entry.pattern).startswith("api/")
+        and entry.callback.__module__ == "web.views"
+    )
+
+
+def test_another_players_round_is_not_found_on_any_page_or_form():
     _, owner = logged_in("owner")
     path = start(owner)
+    owner.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    before = Round.objects.values("snapshot", "status").get()
     _, other = logged_in("other")
-    assert other.get(path).status_code == 404
-    assert other.post(f"{path}roll/", {"turn": 0, "roll": 0}).status_code == 404
-    assert state(path).snapshot["rolls_used"] == 0
+    routes = page_round_routes()
+    assert routes == [
+        "play/<uuid:round_id>/",
+        "play/<uuid:round_id>/roll/",
+        "play/<uuid:round_id>/score/",
+    ]
+    for route in routes:
+        url = "/" + route.replace("<uuid:round_id>", path.split("/")[2])
+        post = {"turn": 0, "roll": 1, "category": "chance"}
+        response = other.get(url) if route == routes[0] else other.post(url, post)
+        assert response.status_code == 404, url
+        assert "No such round." in text(response)
+    assert Round.objects.values("snapshot", "status").get() == before
 
 
 def test_pages_that_need_a_player_send_a_visitor_to_log_in():
