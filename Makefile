@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install install-run run test lint bench bench-api bench-leaderboards messages catalogues
+.PHONY: install install-run run test lint bench bench-api bench-leaderboards bench-pages messages catalogues
 
 # Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
 # mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
@@ -58,12 +58,17 @@ bench: install
 	$(PY) -m bench.engine
 	$(PY) -m bench.strategy
 
-# These two need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
+# These three need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
 bench-api: install
 	$(PY) -m bench.api
 
 bench-leaderboards: install
 	$(PY) -m bench.leaderboards
+
+# The web pages' render times on the leaderboards' data beside a plain template page
+# (BENCH_DATABASE_URL, default a yatzy_bench_pages database it recreates).
+bench-pages: install
+	$(PY) -m bench.pages $(BENCH_PAGES_ARGS)
 
 # Load, faults (Redis, worker, PostgreSQL, web workers) and schemathesis on a private
 # PostgreSQL + Redis + gunicorn + Celery stack; see docs/reliability.md.

@@ -3,6 +3,7 @@ the hint and the analysis of a round, and the player's list of games."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
@@ -18,6 +19,7 @@ from daily.selectors import challenge_seed_shown
 from games import tables
 from games.codes import code_read
 from games.models import Party, Round, ShareCode
+from yatzy.rules import UPPER_CATEGORIES
 from yatzy.strategy import Move, analyse, best_move
 
 
@@ -125,6 +127,38 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
     }
 
 
+def _pace_number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else round(float(value), 1)
+
+
+def round_bonus_pace(game: yatzy.Game) -> dict[str, Any]:
+    """The score sheet's tip on the upper bonus: each upper box against its par, the
+    bonus threshold spread evenly over the faces (three of each face for 63, four of
+    each in Maxi's 84). ``boxes`` holds each filled box's points above (+) or below (-)
+    its par, ``pace`` their sum: at 0 or more the bonus is on track; ``needed`` is what
+    the upper section still lacks.
+
+    >>> game = yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32))
+    >>> pace = round_bonus_pace(game)
+    >>> pace["par"]["sixes"], pace["pace"], pace["needed"]
+    (24, 0, 84)
+    """
+    threshold, points = game.ruleset.upper_bonus
+    per_face = Fraction(threshold, sum(range(1, 7)))
+    par = {box: face * per_face for face, box in enumerate(UPPER_CATEGORIES, start=1)}
+    filled = {box: game.scorecard[box] for box in UPPER_CATEGORIES}
+    above = {box: got - par[box] for box, got in filled.items() if got is not None}
+    return {
+        "threshold": threshold,
+        "points": points,
+        "par": {box: _pace_number(value) for box, value in par.items()},
+        "boxes": {box: _pace_number(value) for box, value in above.items()},
+        "pace": _pace_number(sum(above.values(), Fraction(0))),
+        "needed": max(0, threshold - game.upper_total),
+        "reached": game.bonus > 0,
+    }
+
+
 def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
     if rnd is None:
         return None
@@ -136,12 +170,17 @@ def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
     }
 
 
-def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
+def challenge_payload(*, challenge: Challenge, player: User | None) -> dict[str, Any]:
     """A day's challenge as the player sees it: ``my_round`` is their ranked round (its
-    total is their score of the day), ``practice_round`` their unfinished practice round."""
-    rounds = Round.objects.filter(challenge=challenge, player=player).select_related("challenge")
-    ranked = rounds.filter(ranked=True).first()
-    practice = rounds.filter(ranked=False, status=Round.Status.IN_PROGRESS).first()
+    total is their score of the day), ``practice_round`` their unfinished practice round.
+    Without a player (a visitor of the front page) both are ``None``."""
+    ranked = practice = None
+    if player is not None:
+        rounds = Round.objects.filter(challenge=challenge, player=player).select_related(
+            "challenge"
+        )
+        ranked = rounds.filter(ranked=True).first()
+        practice = rounds.filter(ranked=False, status=Round.Status.IN_PROGRESS).first()
     return {
         "date": challenge.date.isoformat(),
         "ruleset": challenge.ruleset,

@@ -111,6 +111,9 @@ class BoardView:
     after: Cursor | None = None  # continues after the last result
     before: Cursor | None = None  # ends before the first result
     extra: dict[str, Any] = field(default_factory=dict)
+    # The board's histogram as read for the ranks, highest value first: how its values
+    # are spread (the web pages chart it without reading it again).
+    histogram: list[tuple[int, int]] = field(default_factory=list)
 
 
 def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
@@ -243,6 +246,7 @@ def board_page(
         has_previous=has_previous,
         after=Cursor.at(rows[-1], forward=True) if rows else None,
         before=Cursor.at(rows[0], forward=False) if rows else None,
+        histogram=histogram.rows,
     )
 
 
@@ -253,7 +257,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     today = clock.today()
     mine = _entries(board).filter(player=player).values(*_FIELDS).first()
     if mine is None:
-        return BoardView(count=histogram.total, results=[], me=None)
+        return BoardView(count=histogram.total, results=[], me=None, histogram=histogram.rows)
     half = (size - 1) // 2
     above = _neighbours(board, mine, half, above=True)
     below = _neighbours(board, mine, size - 1 - len(above), above=False)
@@ -264,6 +268,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
         count=histogram.total,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
         me=_line(mine, histogram.rank(mine["value"]), board, today),
+        histogram=histogram.rows,
     )
 
 
@@ -380,4 +385,53 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
         "doors": doors,
         "total": sum(d["score"] for d in doors if d["score"] is not None),
         "rank": advent[0] if advent else None,
+    }
+
+
+def season_list() -> list[Season]:
+    """Every season, newest first, for a board's season picker."""
+    return list(Season.objects.order_by("-start_date", "slug"))
+
+
+def board_distribution(*, board: Board, player: User, value: int | None = None) -> dict[str, Any]:
+    """How a board's values are spread (its histogram, lowest value first) and where the
+    player stands: their own line's value and rank, else where ``value`` (a practice
+    round's total) would rank among the entries; ``me`` is ``None`` when neither."""
+    histogram = Histogram.of(board.key)
+    mine = _entries(board).filter(player=player).values_list("value", flat=True).first()
+    me = None
+    if mine is not None:
+        me = {"value": mine, "rank": histogram.rank(mine), "on_board": True}
+    elif value is not None:
+        me = {"value": value, "rank": histogram.rank(value), "on_board": False}
+    return {"count": histogram.total, "values": sorted(histogram.rows), "me": me}
+
+
+def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
+    """A player's daily record: how many days they have played (completed ranked
+    rounds), their best day and their streaks with the ranks on those boards, and the
+    scores of their last ``history`` days, oldest first."""
+    today = clock.today()
+    lines = {
+        row["board"]: row
+        for row in BoardEntry.objects.filter(
+            player=player, board__in=[boards.BEST, boards.STREAK]
+        ).values("board", "value", "streak_last_date", "streak_last_run")
+    }
+    best = lines.get(boards.BEST)
+    streak = lines.get(boards.STREAK)
+    played = Round.objects.filter(player=player, ranked=True, status=Round.Status.COMPLETED)
+    recent = played.order_by("-challenge__date").values_list("challenge__date", "total")
+    return {
+        "days_played": played.count(),
+        "best": None
+        if best is None
+        else {"value": best["value"], "rank": Histogram.of(boards.BEST).rank(best["value"])},
+        "longest_streak": 0 if streak is None else streak["value"],
+        "current_streak": 0
+        if streak is None
+        else streak_current(
+            last_date=streak["streak_last_date"], last_run=streak["streak_last_run"], today=today
+        ),
+        "history": [{"date": day, "total": total} for day, total in reversed(recent[:history])],
     }

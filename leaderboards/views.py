@@ -41,11 +41,12 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
             size=settings.REST_FRAMEWORK["PAGE_SIZE"],
             cursor=query.get("cursor"),
         )
+    url = request.build_absolute_uri()
     body: dict[str, Any] = {
         "name": boards.board_name(board.kind),
         "count": view.count,
-        "next": _link(request, view.page, view.after, step=1) if view.has_next else None,
-        "previous": _link(request, view.page, view.before, step=-1) if view.has_previous else None,
+        "next": page_link(url, view.page, view.after, step=1) if view.has_next else None,
+        "previous": page_link(url, view.page, view.before, step=-1) if view.has_previous else None,
         "results": view.results,
         "me": view.me,
     }
@@ -55,10 +56,14 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
     return Response(body)
 
 
-def _link(request: Request, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
-    """The next or previous page: its number, and the cursor that reads it by keyset.
-    Page 1 needs neither."""
-    url = request.build_absolute_uri()
+def page_link(url: str, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
+    """The next or previous page of the board at ``url`` (the API's absolute URL or a
+    web page's path): its number, and the cursor that reads it by keyset. Page 1 needs
+    neither.
+
+    >>> page_link("/boards/best-day/?page=2&cursor=x", 2, None, step=-1)
+    '/boards/best-day/'
+    """
     target = (page or 1) + step
     if target == 1 or cursor is None:
         url = remove_query_param(remove_query_param(url, "cursor"), "page")

@@ -22,12 +22,19 @@ BODIES = {
 
 
 def object_routes(resolver=None, prefix="", parameter="round_id"):
-    """(route, view class) for every URL pattern with the ``parameter`` in its path."""
+    """(route, view class) for every API URL pattern with the ``parameter`` in its path
+    (the web pages' round URLs take the session, not a token: tests/web/test_pages.py
+    has their matrix)."""
     for entry in (resolver or get_resolver()).url_patterns:
+        route = prefix + str(entry.pattern)
         if isinstance(entry, URLResolver):
-            yield from object_routes(entry, prefix + str(entry.pattern), parameter)
-        elif isinstance(entry, URLPattern) and f":{parameter}>" in str(entry.pattern):
-            yield prefix + str(entry.pattern), entry.callback.view_class
+            yield from object_routes(entry, route, parameter)
+        elif (
+            isinstance(entry, URLPattern)
+            and f":{parameter}>" in str(entry.pattern)
+            and route.startswith("api/")
+        ):
+            yield route, entry.callback.view_class
 
 
 def calls(parameter, value):
