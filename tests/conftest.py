@@ -1,6 +1,7 @@
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -11,6 +12,19 @@ from config import catalogues
 from config.celery import app as celery_app
 from yatzy.strategy import Table, load_table
 from yatzy.strategy.tables import ENV_DIR
+
+
+def _own_redis_database() -> None:
+    """Under pytest-xdist each worker process gets a Redis database of its own (1, 2,
+    ...) for the cache: throttle counters and ``cache.clear()`` (FLUSHDB) of one
+    worker's tests must not reach another's. Before any test opens the cache."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and settings.REDIS_URL:
+        own = urlsplit(settings.REDIS_URL)._replace(path=f"/{1 + int(worker[2:])}")
+        settings.CACHES["default"]["LOCATION"] = urlunsplit(own)
+
+
+_own_redis_database()
 
 # Speed is measured by the benchmarks, never by a wall-clock deadline in a test: on a busy
 # machine (or under coverage) Hypothesis's default 200 ms deadline fails correct code.
