@@ -122,7 +122,7 @@ def dice_table(dice: Sequence[int], held: Collection[int]) -> RenderableType:
     table = Table(box=box.ROUNDED, show_header=True, header_style="dim", pad_edge=True)
     table.add_column("die", style="dim")
     for number in range(1, len(dice) + 1):
-        table.add_column(str(number), justify="center", min_width=4)
+        table.add_column(str(number), justify="center", min_width=5)
     faces: list[RenderableType] = [Text("face")]
     marks: list[RenderableType] = [Text("")]
     for position, face in enumerate(dice):

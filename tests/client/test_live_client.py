@@ -197,6 +197,10 @@ def test_a_daily_round_is_played_with_keystrokes_through_a_pseudo_terminal(playe
             child.sendline("r")
             frame = _wait_for_frame(child, f"Turn {turn} of 20 · roll 1 of 3")
             round_id = http.get("daily/").json()["my_round"]["id"]
+            if turn == 1:  # no hints on an open daily: the server's refusal, as worded
+                child.sendline("?")
+                hint = _wait_for_frame(child, "Turn 1 of 20 · roll 1 of 3")
+                assert "There are no hints or analysis for the daily until its day is over." in hint
             state = http.get(f"rounds/{round_id}/").json()
             # The dice on screen are the server's, with their numbers above them.
             assert "die 1 2 3 4 5 6 face " + " ".join(map(str, state["dice"])) in frame
@@ -238,15 +242,30 @@ def test_a_daily_round_is_played_with_keystrokes_through_a_pseudo_terminal(playe
     assert again.returncode == 0 and "You have played the daily of" in again.stdout
 
 
-def _turn_keys(turns: int) -> str:
-    """Keys for a whole game: each turn, roll, keep die 1, roll, score the next box."""
-    return "".join(f"r\n1\nr\ns {box}\n" for box in range(1, turns + 1))
+def _turn_keys(turns: int, *, hint: bool = False) -> str:
+    """Keys for a whole game: each turn, roll, keep die 1, roll, score the next box
+    (with ``hint``, ask for one after the first roll)."""
+    keys = "".join(f"r\n1\nr\ns {box}\n" for box in range(1, turns + 1))
+    return keys.replace("r\n", "r\n?\n", 1) if hint else keys
 
 
-def test_solo_and_computer_games_verify_once_over_and_a_tampered_record_fails(player):
+def test_solo_and_computer_games_verify_once_over_and_a_tampered_record_fails(player, yatzy_table):
     player.register()
-    solo = player.run("play", "--solo", "yatzy", stdin=_turn_keys(15))
+    # The Maxi table is not built: the hint's 503 is retried as Retry-After asks, then
+    # its message shown; the game goes on.
+    building = player.run("--retries", "2", "play", "--solo", "maxi", stdin="r\n?\nq\n")
+    assert building.returncode == 0, building.stderr
+    assert "The server is unavailable (503: The strategy table for maxi" in building.stderr
+    assert "retrying in 10 s (attempt 2 of 2)" in building.stderr
+    assert "is being built" in building.stdout and "Left the round at turn 1" in building.stdout
+
+    # A hint inside solo play (the Yatzy table is on disk), then the whole game.
+    solo = player.run("play", "--solo", "yatzy", stdin=_turn_keys(15, hint=True))
     assert solo.returncode == 0, solo.stderr
+    assert "Best moves (expected final score)" in solo.stdout
+    assert re.search(
+        r"(keep [\d ]+ \(dice [\d ]+\) and roll|score [A-Z][a-z ]+ for \d+) \d+\.\d", solo.stdout
+    )
     round_id = re.search(r"yatzy-play verify ([0-9a-f-]{36})", solo.stdout)[1]
     verified = player.run("verify", round_id)
     assert verified.returncode == 0, verified.stdout
