@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 from rich.console import Console
 from rich.text import Text
 
@@ -47,6 +48,8 @@ class App:
     journal: Journal = field(default_factory=Journal)
     reader: LineReader | None = None
     attempts: int = 5
+    transport: httpx.BaseTransport | None = None
+    """Replaces the network (tests run the server in-process)."""
     read_password: Callable[[str], str] = getpass.getpass
 
     def notify(self, message: str) -> None:
@@ -59,7 +62,13 @@ class App:
         if login and credentials is None:
             raise NotLoggedIn
         token = credentials.token if credentials else None
-        return ApiClient(self.server, token, notify=self.notify, max_attempts=self.attempts)
+        return ApiClient(
+            self.server,
+            token,
+            notify=self.notify,
+            max_attempts=self.attempts,
+            transport=self.transport,
+        )
 
 
 # -- accounts -----------------------------------------------------------------------------
@@ -97,7 +106,8 @@ def login(app: App, args: argparse.Namespace) -> int:
     password = _password(app, args, confirm=False)
     with app.api(login=False) as api:
         token = api.login(args.name, password)
-    with ApiClient(app.server, token, notify=app.notify, max_attempts=app.attempts) as api:
+    app.store.save(Credentials(app.server, args.name, token))
+    with app.api() as api:
         username = api.me()["username"]
     app.store.save(Credentials(app.server, username, token))
     app.console.print(f"Logged in as {username} on {app.server}.")
@@ -143,7 +153,9 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
     challenge = api.daily(args.date)
     app.journal.record_day(challenge)
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
-    if mine and mine.get("status") != "in_progress" and not practice and not args.practice:
+    # Only today's ranked round is worth a warning: replaying any day is practice anyway.
+    done = mine and mine.get("status") != "in_progress" and not practice
+    if done and args.date is None and not args.practice:
         app.console.print(render.challenge_summary(challenge))
         app.console.print(
             f"You have played the daily of {challenge['date']}. "

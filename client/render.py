@@ -144,13 +144,17 @@ def scorecard_table(state: Mapping[str, Any]) -> Table:
     table.add_column("#", justify="right", style="dim")
     table.add_column("box", footer="total")
     table.add_column("you", justify="right", footer=str(state.get("total", 0)))
-    table.add_column("now", justify="right", style="green")
+    playing = state.get("status") == "in_progress"
+    if playing:
+        table.add_column("now", justify="right", style="green")
     if opponent:
         table.add_column("computer", justify="right", footer=str(opponent.get("total", 0)))
     opponent_card = opponent.get("scorecard", {}) if opponent else {}
     for number, (category, points) in enumerate(scorecard.items(), start=1):
         now = f"+{options[category]}" if category in options and points is None else ""
-        row = [str(number), box_name(category), "" if points is None else str(points), now]
+        row = [str(number), box_name(category), "" if points is None else str(points)]
+        if playing:
+            row.append(now)
         if opponent:
             theirs = opponent_card.get(category)
             row.append("" if theirs is None else str(theirs))
@@ -160,13 +164,14 @@ def scorecard_table(state: Mapping[str, Any]) -> Table:
                 "",
                 Text("upper total / bonus", style="dim"),
                 f"{state.get('upper_total', 0)} / {state.get('bonus', 0)}",
-                "",
             ]
+            if playing:
+                upper.append("")
             if opponent:
                 upper.append(f"{opponent.get('upper_total', 0)} / {opponent.get('bonus', 0)}")
             table.add_row(*upper, end_section=True)
     if state.get("extra_bonus"):
-        table.add_row("", "extra bonus", str(state["extra_bonus"]), "")
+        table.add_row("", "extra bonus", str(state["extra_bonus"]), *([""] if playing else []))
     return table
 
 
