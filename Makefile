@@ -5,15 +5,15 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install install-run run test lint bench bench-api bench-leaderboards
+.PHONY: install install-run run test lint bench bench-api bench-leaderboards bench-pages messages catalogues
 
 # Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
 # mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
-install: $(VENV)/.installed
+install: $(VENV)/.installed catalogues
 
 # Only the packages the service runs on: what `make run` installs. --inexact leaves the
 # dev tools of an environment that already has them.
-install-run: $(VENV)/.installed-run
+install-run: $(VENV)/.installed-run catalogues
 
 $(VENV)/.installed: pyproject.toml uv.lock
 	@$(ENSURE_UV)
@@ -24,6 +24,16 @@ $(VENV)/.installed-run: pyproject.toml uv.lock
 	@$(ENSURE_UV)
 	uv sync --frozen --no-dev --inexact
 	@touch $@
+
+# The message catalogues: locale/*/LC_MESSAGES/django.po compiled to .mo in pure Python
+# (polib), only those that changed; no GNU gettext needed (docs/i18n.md).
+catalogues: $(VENV)/.installed-run
+	@$(PY) -m config.catalogues
+
+# After adding or changing texts: extract the message ids (needs GNU gettext) and merge
+# them into every catalogue, then translate what is new (docs/i18n.md).
+messages: install
+	$(PY) -m config.catalogues update
 
 # config/devserver.py migrates, then supervises the web server and the Celery worker with
 # its beat: one Ctrl-C, one SIGTERM, or the end of `make` stops all three. `exec`: no
@@ -48,12 +58,17 @@ bench: install
 	$(PY) -m bench.engine
 	$(PY) -m bench.strategy
 
-# These two need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
+# These three need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
 bench-api: install
 	$(PY) -m bench.api
 
 bench-leaderboards: install
 	$(PY) -m bench.leaderboards
+
+# The web pages' render times on the leaderboards' data beside a plain template page
+# (BENCH_DATABASE_URL, default a yatzy_bench_pages database it recreates).
+bench-pages: install
+	$(PY) -m bench.pages $(BENCH_PAGES_ARGS)
 
 # Load, faults (Redis, worker, PostgreSQL, web workers) and schemathesis on a private
 # PostgreSQL + Redis + gunicorn + Celery stack; see docs/reliability.md.

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.services import user_delete
@@ -12,8 +13,8 @@ from accounts.services import user_delete
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "language", "time_zone")}),
+        *(BaseUserAdmin.fieldsets or ()),
+        (_("Player settings"), {"fields": ("display_name", "language", "time_zone")}),
     )
     list_display = ("username", "display_name", "language", "date_joined", "is_staff")
     search_fields = ("username", "display_name", "email")

@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import yatzy
@@ -16,7 +18,7 @@ class UsernameField(StrictCharField):
         kwargs.setdefault("max_length", 150)
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.validators.append(
-            RegexValidator(r"^[\w.@+-]+\Z", "Letters, digits and . @ + - _ only.", "invalid")
+            RegexValidator(r"^[\w.@+-]+\Z", _("Letters, digits and . @ + - _ only."), "invalid")
         )
 
     def to_internal_value(self, data: object) -> str:
@@ -54,7 +56,7 @@ class LoginSerializer(serializers.Serializer):
         )
         if user is None:
             raise serializers.ValidationError(
-                "Unknown username or wrong password.", code="invalid_credentials"
+                _("Unknown username or wrong password."), code="invalid_credentials"
             )
         attrs["user"] = user
         return attrs
@@ -64,9 +66,23 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class LanguageChoiceSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="What `language` takes, e.g. `nl`.")
+    name = serializers.CharField(help_text="The language's name in itself, e.g. `Nederlands`.")
+
+
 class MeSerializer(serializers.ModelSerializer):
     display_name = DisplayNameField(required=False)
-    language = StrictChoiceField(choices=settings.LANGUAGES, required=False)
+    language = StrictChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        allow_blank=True,
+        help_text=(
+            "The language of every answer to you; blank (the default) follows your "
+            "browser's `Accept-Language`, English when it names none of `languages`."
+        ),
+    )
+    languages = serializers.SerializerMethodField(help_text="The languages `language` takes.")
     time_zone = StrictCharField(max_length=64, validators=[validate_time_zone], required=False)
     ruleset = StrictChoiceField(
         choices=list(yatzy.RULESETS),
@@ -92,8 +108,13 @@ class MeSerializer(serializers.ModelSerializer):
             "ruleset",
             "options",
             "date_joined",
+            "languages",
         ]
         read_only_fields = ["id", "username", "date_joined"]
+
+    @extend_schema_field(LanguageChoiceSerializer(many=True))
+    def get_languages(self, user: User) -> list[dict[str, str]]:
+        return [{"code": code, "name": name} for code, name in settings.LANGUAGES]
 
 
 class RegisteredSerializer(MeSerializer):

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 
 import yatzy
@@ -39,7 +40,7 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
             username=candidate.username, password=candidate.password
         ).first()
         if created is None:
-            raise ConflictError("That username is taken.", code="username_taken")
+            raise ConflictError(_("That username is taken."), code="username_taken")
         token = Token.objects.create(user=created)
     return created, token.key
 
@@ -47,7 +48,7 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
 def user_token_get(*, user: User) -> str:
     """The player's API token, created on first login."""
     token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return str(token.key)
 
 
 def user_logout(*, user: User) -> None:

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import services
+from accounts.auth import player_of
 from accounts.serializers import (
     LoginSerializer,
     MeSerializer,
@@ -55,7 +56,7 @@ class LogoutView(APIView):
         request=None, responses={204: None, **ERROR_RESPONSES}, summary="Revoke the token"
     )
     def post(self, request: Request) -> Response:
-        services.user_logout(user=request.user)
+        services.user_logout(user=player_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -72,5 +73,5 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         serializer = MeSerializer(request.user, data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
-        user = services.user_update(user=request.user, data=serializer.validated_data)
+        user = services.user_update(user=player_of(request), data=serializer.validated_data)
         return Response(MeSerializer(user).data)

@@ -270,6 +270,14 @@ def main() -> None:
     parser.add_argument("--duration", type=int, default=20, help="seconds per phase")
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--advice",
+        type=int,
+        default=4,
+        metavar="GAMES",
+        help="Maxi solo (with hints) and expert games for the strategy-table figures "
+        "(needs the Maxi table in YATZY_TABLES_DIR: python manage.py solve maxi); 0: skip",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("Set DATABASE_URL to a scratch PostgreSQL database (it is migrated and emptied).")
@@ -308,6 +316,10 @@ def main() -> None:
         single = phases(url, env, connections=1, duration=args.duration, server_pid=server_pid)
         report("One connection (service time on an otherwise idle server)", single)
         ratios(*single)
+        if args.advice:
+            from bench import advice
+
+            advice.report(advice.run(url, players[0][0], server_pid, games=args.advice))
         print(f"\nLoad average after: {os.getloadavg()[0]:.2f} (1 min, the bench's own load in it)")
 
 

@@ -3,6 +3,11 @@
 Services raise :class:`ServiceError` (or let an engine :class:`yatzy.YatzyError` through);
 DRF raises its own exceptions; this handler turns all of them into that shape with the
 right status. Nothing a client sends should reach Django's 500 page.
+
+The ``code`` never depends on the language; the ``message`` is made in the answer's
+language by :mod:`config.messages` (engine errors from their code and params, service
+errors from the gettext template they carry). DRF's own messages come translated by
+DRF's and Django's catalogues.
 """
 
 from __future__ import annotations
@@ -13,27 +18,53 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
+from django.utils.functional import Promise
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import yatzy
+from config.messages import engine_message, render
 
 logger = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
-    """A business rule refused the request; carries the API status, code and message."""
+    """A business rule refused the request; carries the API status, code and message.
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    ``message`` is an English message id marked where it is raised
+    (``gettext_lazy("No such round.")``, ``ngettext_lazy`` where a count is shown) and
+    ``params`` its named arguments; :attr:`text` is the message in the active language.
+
+    >>> from django.utils.translation import gettext_lazy as _
+    >>> error = NotFoundError(_("There is no season %(slug)s."), params={"slug": "winter"})
+    >>> error.code, error.text
+    ('not_found', 'There is no season winter.')
+    """
+
+    status_code: int = status.HTTP_400_BAD_REQUEST
     code = "invalid_request"
 
-    def __init__(self, message: str, *, code: str | None = None, extra: Any = None) -> None:
+    def __init__(
+        self,
+        message: str | Promise,
+        *,
+        code: str | None = None,
+        extra: Any = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.params = params or {}
         if code is not None:
             self.code = code
         self.extra = extra
+
+    @property
+    def text(self) -> str:
+        """The message in the active language, its params filled in."""
+        return render(self.message, self.params)
 
 
 class NotFoundError(ServiceError):
@@ -93,22 +124,32 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
 
+def error_text(exc: ServiceError | yatzy.YatzyError) -> str:
+    """A service or engine error's message in the active language (what the API's
+    ``message`` says; pages show the same)."""
+    return exc.text if isinstance(exc, ServiceError) else engine_message(exc)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler producing :func:`error_body` responses."""
     if isinstance(exc, ServiceError):
         extra = {} if exc.extra is None else {"current": exc.extra}
         retry_after = getattr(exc, "retry_after", None)
         return Response(
-            error_body(exc.code, exc.message, **extra),
+            error_body(exc.code, exc.text, **extra),
             status=exc.status_code,
             headers={"Retry-After": str(retry_after)} if retry_after is not None else None,
         )
     if isinstance(exc, yatzy.YatzyError):
-        return Response(error_body(exc.code, str(exc)), status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            error_body(exc.code, engine_message(exc)), status=status.HTTP_400_BAD_REQUEST
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", type(exc).__name__)
         return Response(
-            error_body("database_unavailable", "The database is unavailable; retry shortly."),
+            error_body(
+                "database_unavailable", gettext("The database is unavailable; retry shortly.")
+            ),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "2"},
         )

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from http import HTTPStatus
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from config.api_errors import error_body
 from config.parsers import too_large
@@ -23,12 +24,12 @@ API_PREFIX = "/api/"
 
 # Codes and messages for the statuses Django produces without DRF.
 _ANSWERS = {
-    400: ("bad_request", "The request is malformed."),
-    403: ("permission_denied", "You may not do this."),
-    404: ("not_found", "Not found."),
-    405: ("method_not_allowed", "This method is not allowed here."),
-    413: ("request_too_large", "The request body is too large."),
-    500: ("server_error", "The server could not answer this request; the error is logged."),
+    400: ("bad_request", _("The request is malformed.")),
+    403: ("permission_denied", _("You may not do this.")),
+    404: ("not_found", _("Not found.")),
+    405: ("method_not_allowed", _("This method is not allowed here.")),
+    413: ("request_too_large", _("The request body is too large.")),
+    500: ("server_error", _("The server could not answer this request; the error is logged.")),
 }
 
 
@@ -66,12 +67,11 @@ class ApiGuardMiddleware:
 def _rewrite_as_json(response: HttpResponse) -> None:
     """Replace an error's body by the API's error shape, keeping status and headers."""
     status = response.status_code
-    code, message = _ANSWERS.get(status) or ("server_error" if status >= 500 else "error", "")
-    if not message:
-        try:
-            message = f"{HTTPStatus(status).phrase}."
-        except ValueError:
-            message = "Error."
+    if status in _ANSWERS:
+        code, message = _ANSWERS[status][0], str(_ANSWERS[status][1])
+    else:
+        code = "server_error" if status >= 500 else "error"
+        message = gettext("The request failed (HTTP status %(status)d).") % {"status": status}
     response.content = json.dumps(error_body(code, message)).encode()
     response["Content-Type"] = "application/json"
     if response.has_header("Content-Length"):

@@ -10,7 +10,7 @@ from django.db import InterfaceError, OperationalError, transaction
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-class DatabaseRetryTask(DjangoTask):  # type: ignore[misc]
+class DatabaseRetryTask(DjangoTask):  # type: ignore[type-arg]
     """Every job retries, with backoff, while the database is unreachable (restart,
     failover) instead of being acknowledged and dropped; jobs are idempotent."""
 
@@ -26,7 +26,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def enqueue_on_commit(task: Task, *args: Any) -> None:
+def enqueue_on_commit(task: Task[Any, Any], *args: Any) -> None:
     """Send ``task`` once the current transaction commits, like ``task.delay_on_commit``,
     except that a broker outage never fails the request whose data has already committed:
     Django logs the failed send, and the periodic reconciliation job makes up for it."""

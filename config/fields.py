@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import ngettext
 from rest_framework import serializers
 
 
@@ -17,8 +18,6 @@ class StrictIntegerField(serializers.IntegerField):
 
 
 class StrictCharField(serializers.CharField):
-    default_error_messages = {"invalid": "Not a valid string."}
-
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
@@ -68,5 +67,8 @@ class OptionsField(serializers.DictField):
         if not isinstance(data, dict):
             self.fail("not_a_dict", input_type=type(data).__name__)
         if len(data) > self.max_keys:
-            raise serializers.ValidationError(f"At most {self.max_keys} options.")
+            raise serializers.ValidationError(
+                ngettext("At most %(count)d option.", "At most %(count)d options.", self.max_keys)
+                % {"count": self.max_keys}
+            )
         return dict(data)

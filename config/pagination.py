@@ -6,6 +6,6 @@ from rest_framework.settings import api_settings
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
-    @property  # type: ignore[override]
-    def page_size(self) -> int | None:
+    @property
+    def page_size(self) -> int | None:  # type: ignore[override]  # a property, read only
         return api_settings.PAGE_SIZE

@@ -13,7 +13,10 @@ import re
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers, status
+from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # not in the stubs
 
 # Everything a JSON string can hold, so brackets inside strings are not counted.
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -23,11 +26,14 @@ _BRACKETS = re.compile(rb"[\[\]{}]")
 class RequestTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "request_too_large"
-    default_detail = "The request body is too large."
+    default_detail = _("The request body is too large.")
 
 
 def too_large(limit: int) -> RequestTooLarge:
-    return RequestTooLarge(f"The request body is larger than the {limit} bytes this API accepts.")
+    return RequestTooLarge(
+        gettext("The request body is larger than the %(limit)d bytes this API accepts.")
+        % {"limit": limit}
+    )
 
 
 def json_depth(body: bytes) -> int:
@@ -53,12 +59,17 @@ class JSONParser(parsers.JSONParser):
         body = stream.read(limit + 1) if stream is not None else b""
         if len(body) > limit:
             raise too_large(limit)
-        encoding = parsers.get_encoding(parser_context or {})
+        # DRF's check of the charset: text encodings only (no decompressing codecs).
+        encoding = get_encoding(parser_context or {})
         if json_depth(body) > settings.API_MAX_JSON_DEPTH:
             raise exceptions.ParseError(
-                f"JSON parse error - nested deeper than {settings.API_MAX_JSON_DEPTH} levels."
+                gettext("The body is not valid JSON: it nests deeper than %(depth)d levels.")
+                % {"depth": settings.API_MAX_JSON_DEPTH}
             )
         try:
             return json.loads(body.decode(encoding), parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+            # The detail is the JSON decoder's own diagnosis, in English.
+            raise exceptions.ParseError(
+                gettext("The body is not valid JSON: %(error)s") % {"error": exc}
+            ) from None

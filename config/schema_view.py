@@ -24,4 +24,4 @@ class SchemaView(SpectacularAPIView):
     @extend_schema(exclude=True)  # as drf-spectacular's own view: not in the schema
     def get(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         with self._lock:
-            return super().get(request, *args, **kwargs)
+            return super().get(request, *args, **kwargs)  # type: ignore[no-untyped-call]

@@ -24,7 +24,7 @@ BENCH_ENDPOINTS = env.bool("BENCH_ENDPOINTS", default=False)
 
 
 def _required_in_production(name: str, dev_default: str) -> str:
-    value = env.str(name, default="")
+    value = str(env.str(name, default=""))
     if value:
         return value
     if not DEBUG:
@@ -56,20 +56,27 @@ INSTALLED_APPS = [
     "daily",
     "games",
     "leaderboards",
+    "web",
 ]
 
 MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",
+    # Accept-Language for the request and Content-Language on every answer, before
+    # anything that may answer (config/i18n.py).
+    "config.i18n.LanguageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.api_guard.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A logged-in player's profile language over the header (pages, the admin); API
+    # tokens are read in the view, where accounts.auth does the same.
+    "accounts.middleware.PlayerLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "web.middleware.PageHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -80,13 +87,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "config" / "templates"],
+        "DIRS": [],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.context.site",
             ],
         },
     },
@@ -209,10 +217,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 
 # --- The daily challenge --------------------------------------------------------------
 DAILY_TIME_ZONE = env.str("DAILY_TIME_ZONE", default="UTC")
-_grace = env.str("DAILY_GRACE", default="30")
-DAILY_GRACE = timedelta(minutes=int(_grace)) if _grace.isdigit() else parse_duration(_grace)
-if DAILY_GRACE is None:
+_grace = str(env.str("DAILY_GRACE", default="30"))
+_grace_parsed = timedelta(minutes=int(_grace)) if _grace.isdigit() else parse_duration(_grace)
+if _grace_parsed is None:
     raise ImproperlyConfigured("DAILY_GRACE must be minutes (30) or a duration (00:30:00).")
+DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
 DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
 
@@ -231,6 +240,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The pages log in with Django's sessions (the API keeps its tokens; a page's script
+# may call the API with the session, and DRF then checks its CSRF token).
+LOGIN_URL = "web:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
+
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4096)
@@ -241,13 +256,18 @@ REST_FRAMEWORK = {
     # interactive docs are Swagger UI at /api/docs/).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # No OPTIONS metadata (405 like any method the schema does not list): the schema at
+    # /api/schema/ describes every operation.
+    "DEFAULT_METADATA_CLASS": None,
     # How many proxies in front of the app set X-Forwarded-For; the client address for
     # the per-IP throttles is the one the nearest trusted proxy saw. 0 (the default):
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
     # own address with the header. deploy/ sets it for its proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # DRF's token authentication, which also answers in the player's profile language
+    # (accounts/auth.py); session users have theirs from accounts.middleware already.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -288,11 +308,15 @@ SPECTACULAR_SETTINGS = {
         "NewGameModeEnum": ["solo", "computer", "party"],
         "RoundStatusEnum": ["in_progress", "completed", "expired"],
         "PartyStatusEnum": ["in_progress", "completed"],
+        "RulesetEnum": ["maxi", "yatzy", "yahtzee"],
     },
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
 }
 
 # --- Internationalisation -------------------------------------------------------------
+# English, the language of the message ids, when neither the player's profile nor the
+# request's Accept-Language names one of LANGUAGES (docs/i18n.md). Each language is
+# named in itself, as a language menu shows it.
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", "English"),
@@ -308,6 +332,9 @@ LANGUAGES = [
     ("pl", "Polski"),
     ("ja", "日本語"),
 ]
+# The project's catalogues; the .mo files are compiled from the committed .po files at
+# install (make install, make run, the Dockerfile): python -m config.catalogues.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -18,7 +18,8 @@ logger = logging.getLogger(__name__)
 class ScopedThrottle(ScopedRateThrottle):
     def get_rate(self) -> str | None:
         # Read the rates on each request, not once at import, so settings overrides apply.
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
+        return rates.get(self.scope) if self.scope else None
 
     def allow_request(self, request: Request, view: Any) -> bool:
         try:

@@ -1,21 +1,22 @@
-"""URL configuration: the front page, the v1 API, its schema and docs, health, the
-admin; the benchmark's plain Django view only when ``BENCH_ENDPOINTS`` is on."""
+"""URL configuration: the web pages, the v1 API, its schema and docs, health, the
+admin, the language switcher; the benchmarks' plain views only when ``BENCH_ENDPOINTS``
+is on."""
 
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from config.health import HealthView
 from config.schema_view import SchemaView
-from config.views import home
 
 urlpatterns = [
-    path("", home, name="home"),
+    path("", include("web.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("health/", HealthView.as_view(), name="health"),
     path("api/schema/", SchemaView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboards.urls")),
@@ -23,6 +24,9 @@ urlpatterns = [
 
 if settings.BENCH_ENDPOINTS:
     # Off unless asked for: the framework-floor baseline is no endpoint of the product.
-    from bench.views import plain_json
+    from bench.views import plain_json, plain_page
 
-    urlpatterns.append(path("api/bench/plain/", plain_json, name="bench-plain"))
+    urlpatterns += [
+        path("api/bench/plain/", plain_json, name="bench-plain"),
+        path("bench/page/", plain_page, name="bench-page"),
+    ]

@@ -1,4 +1,8 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
@@ -15,12 +19,12 @@ class ChallengeAdmin(admin.ModelAdmin):
     fields = ("date", "ruleset", "options", "commitment", "shown_seed", "created_at", "closed_at")
     readonly_fields = fields
 
-    @admin.display(description="seed")
+    @admin.display(description=_("seed"))
     def shown_seed(self, obj: Challenge) -> str:
-        return challenge_seed_shown(obj) or "(hidden until reveal)"
+        return challenge_seed_shown(obj) or str(_("(hidden until reveal)"))
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 
 def daily_zone() -> ZoneInfo:
@@ -52,3 +54,21 @@ def last_revealed_day(now: dt.datetime | None = None) -> dt.date:
 def theme(day: dt.date) -> str:
     """The die skin of a day's rounds: Christmas all December."""
     return "christmas" if day.month == 12 else "classic"
+
+
+THEME_NAMES: dict[str, Promise] = {
+    "classic": pgettext_lazy("theme", "Classic"),
+    "christmas": pgettext_lazy("theme", "Christmas"),
+}
+
+
+def theme_name(theme_id: str) -> str:
+    """A die skin's name in the active language (the id itself for one without a name).
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     theme_name("christmas")
+    'Christmas'
+    """
+    name = THEME_NAMES.get(theme_id)
+    return theme_id if name is None else str(name)

@@ -1,6 +1,7 @@
 """One challenge per calendar date."""
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from daily import clock
 
@@ -12,26 +13,32 @@ class Challenge(models.Model):
     secret never changes an existing day. It is only shown once :attr:`is_revealed`.
     """
 
-    date = models.DateField(unique=True)
-    ruleset = models.CharField(max_length=16)
-    options = models.JSONField(default=dict)
-    seed = models.BinaryField(max_length=32)
-    commitment = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    date = models.DateField(_("date"), unique=True)
+    ruleset = models.CharField(_("ruleset"), max_length=16)
+    options = models.JSONField(_("options"), default=dict)
+    seed = models.BinaryField(_("seed"), max_length=32)
+    commitment = models.CharField(_("commitment"), max_length=64)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     closed_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the day-close job finished this day."
-    )
-    expert_total = models.IntegerField(
+        _("closed at"),
         null=True,
         blank=True,
-        help_text="What the expert (the exact table) scored on the day's dice; after reveal.",
+        help_text=_("When the day-close job finished this day."),
+    )
+    expert_total = models.IntegerField(
+        _("expert's total"),
+        null=True,
+        blank=True,
+        help_text=_("What the expert (the exact table) scored on the day's dice; after reveal."),
     )
 
     class Meta:
         ordering = ["-date"]
+        verbose_name = _("daily challenge")
+        verbose_name_plural = _("daily challenges")
 
     def __str__(self) -> str:
-        return f"Daily {self.date.isoformat()}"
+        return _("Daily challenge of %(date)s") % {"date": self.date.isoformat()}
 
     @property
     def is_revealed(self) -> bool:

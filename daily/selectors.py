@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext_lazy as _
+
 from config.api_errors import NotFoundError
 from daily import clock
 from daily.models import Challenge
@@ -17,7 +19,9 @@ def challenge_visible(*, day: dt.date) -> Challenge | None:
     challenge = Challenge.objects.filter(date=day).first() if day <= today else None
     if challenge is None and day != today:
         raise NotFoundError(
-            f"There is no daily challenge for {day.isoformat()}.", code="no_challenge"
+            _("There is no daily challenge for %(date)s."),
+            code="no_challenge",
+            params={"date": day.isoformat()},
         )
     return challenge
 

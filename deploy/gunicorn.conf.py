@@ -22,3 +22,11 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG", None)
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def when_ready(server: object) -> None:
+    """Before the workers fork (the app is preloaded): load the strategy machinery once
+    in the master, so every worker shares it instead of loading its own ~90 MB."""
+    from games.tables import tables_warm
+
+    tables_warm()

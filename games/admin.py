@@ -1,10 +1,13 @@
-from django.contrib import admin
-from django.db.models import QuerySet
-from django.http import HttpRequest
+from typing import Any
 
-from games.models import Round, StrategyTable
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Party, Round, ShareCode, StrategyTable
 from games.selectors import round_status
-from games.services import round_delete
+from games.services import round_delete, share_codes_revoke
 
 
 @admin.register(Round)
@@ -42,15 +45,15 @@ class RoundAdmin(admin.ModelAdmin):
     )
     exclude = ("seed", "snapshot", "opponent")  # the snapshots carry the seed
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=_("status"), ordering="status")
     def status_shown(self, obj: Round) -> str:
         # As every read shows it: expired from the reveal on, before a job stores it.
         return round_status(obj)
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def delete_model(self, request: HttpRequest, obj: Round) -> None:
@@ -84,7 +87,7 @@ class StrategyTableAdmin(admin.ModelAdmin):
     )
     fields = readonly_fields
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress_shown(self, obj: StrategyTable) -> str:
         return f"{obj.progress:.0%}"
 
@@ -92,4 +95,100 @@ class StrategyTableAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class PlaysInline(admin.TabularInline):
+    model = Round
+    fk_name = "share"
+    fields = ("player", "mode", "view", "status_shown", "total", "started_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    verbose_name_plural = "plays"
+
+    @admin.display(description="status")
+    def status_shown(self, obj: Round) -> str:
+        return round_status(obj)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ShareCode)
+class ShareCodeAdmin(admin.ModelAdmin):
+    """Friend codes: who shared which round, when, whether revoked, and who played it."""
+
+    list_display = ("code", "sharer", "round", "created_at", "revoked_at", "plays_count")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    search_fields = ("=code", "round__player__username")
+    list_select_related = ("round__player",)
+    readonly_fields = ("code", "round", "created_at", "revoked_at")
+    fields = readonly_fields
+    inlines = [PlaysInline]
+    actions = ["revoke"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ShareCode]:
+        codes: QuerySet[ShareCode] = super().get_queryset(request)
+        return codes.annotate(play_count=Count("plays"))
+
+    @admin.display(description="sharer", ordering="round__player__username")
+    def sharer(self, obj: ShareCode) -> str:
+        return obj.round.player.username
+
+    @admin.display(description="plays", ordering="play_count")
+    def plays_count(self, obj: ShareCode) -> int:
+        count: int = getattr(obj, "play_count", 0)
+        return count
+
+    @admin.action(description="Revoke the selected codes (404 to everyone afterwards)")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ShareCode]) -> None:
+        revoked = share_codes_revoke(codes=queryset)
+        self.message_user(request, f"Revoked {revoked} code(s).", messages.SUCCESS)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatsInline(admin.TabularInline):
+    model = Round
+    fk_name = "party"
+    fields = ("seat", "seat_name", "status", "total", "completed_at")
+    readonly_fields = fields
+    ordering = ("seat",)
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Party)
+class PartyAdmin(admin.ModelAdmin):
+    """Parties, read-only: their seats are rounds played in turn."""
+
+    list_display = ("id", "owner", "ruleset", "status", "current_seat", "created_at")
+    list_filter = ("status", "ruleset")
+    search_fields = ("owner__username", "=id")
+    list_select_related = ("owner",)
+    readonly_fields = (
+        "id",
+        "owner",
+        "ruleset",
+        "options",
+        "status",
+        "current_seat",
+        "created_at",
+        "completed_at",
+    )
+    fields = readonly_fields
+    inlines = [SeatsInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -1,14 +1,23 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     name = "games"
-    verbose_name = "Rounds"
+    verbose_name = _("Rounds")
 
     def ready(self) -> None:
         from celery.signals import worker_ready
+
+        from config import messages
+        from games import rules
+
+        # Error messages name boxes and rulesets as players know them.
+        for param in ("category", "boxes"):
+            messages.label_register(param, rules.box_name)
+        messages.label_register("ruleset", rules.ruleset_title)
 
         worker_ready.connect(_queue_tables_at_worker_start, weak=False)
 

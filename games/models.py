@@ -6,87 +6,121 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress"
-        COMPLETED = "completed"
-        EXPIRED = "expired"
+        IN_PROGRESS = "in_progress", _("In progress")
+        COMPLETED = "completed", _("Completed")
+        EXPIRED = "expired", _("Expired")
 
     class Mode(models.TextChoices):
-        DAILY = "daily"
-        SOLO = "solo"
-        COMPUTER = "computer"
-        FRIEND = "friend"
-        PARTY = "party"
+        DAILY = "daily", pgettext_lazy("mode", "Daily")
+        SOLO = "solo", pgettext_lazy("mode", "Solo")
+        COMPUTER = "computer", pgettext_lazy("mode", "Computer")
+        FRIEND = "friend", pgettext_lazy("mode", "Friend")
+        PARTY = "party", pgettext_lazy("mode", "Party")
 
     class View(models.TextChoices):
-        BLIND = "blind"
-        TARGET = "target"
+        BLIND = "blind", pgettext_lazy("friend view", "Blind")
+        TARGET = "target", pgettext_lazy("friend view", "Target")
 
     class Level(models.TextChoices):
-        EASY = "easy"
-        MEDIUM = "medium"
-        HARD = "hard"
-        EXPERT = "expert"
+        EASY = "easy", pgettext_lazy("level", "Easy")
+        MEDIUM = "medium", pgettext_lazy("level", "Medium")
+        HARD = "hard", pgettext_lazy("level", "Hard")
+        EXPERT = "expert", pgettext_lazy("level", "Expert")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rounds"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="rounds",
     )
-    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.DAILY)
+    mode = models.CharField(_("mode"), max_length=16, choices=Mode.choices, default=Mode.DAILY)
     challenge = models.ForeignKey(
-        "daily.Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+        "daily.Challenge",
+        verbose_name=_("daily challenge"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="rounds",
     )
-    ranked = models.BooleanField(default=False)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
-    ruleset = models.CharField(max_length=16)
-    options = models.JSONField(default=dict)
-    seed = models.BinaryField(max_length=32)
-    actions = models.JSONField(default=list)
-    snapshot = models.JSONField(default=dict, help_text="The engine's state after `actions`.")
-    total = models.IntegerField(null=True, blank=True, help_text="Final score once completed.")
+    ranked = models.BooleanField(_("ranked"), default=False)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=16)
+    options = models.JSONField(_("options"), default=dict)
+    seed = models.BinaryField(_("seed"), max_length=32)
+    actions = models.JSONField(_("actions"), default=list)
+    snapshot = models.JSONField(
+        _("snapshot"), default=dict, help_text=_("The engine's state after the actions.")
+    )
+    total = models.IntegerField(
+        _("total"), null=True, blank=True, help_text=_("The final score, once completed.")
+    )
     version = models.PositiveIntegerField(
+        _("version"),
         default=0,
         db_default=0,
-        help_text="Bumped by every stored action; writes are conditional on it.",
+        help_text=_("Bumped by every stored action; writes are conditional on it."),
     )
-    started_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
     level = models.CharField(
+        _("level"),
         max_length=8,
         choices=Level.choices,
         blank=True,
         default="",
         db_default="",
-        help_text="The computer's level.",
+        help_text=_("The computer's level."),
     )
     opponent = models.JSONField(
+        _("opponent"),
         null=True,
         blank=True,
-        help_text="The computer's game: its engine snapshot and the log of its turns.",
+        help_text=_("The computer's game: its engine snapshot and the log of its turns."),
     )
     share = models.ForeignKey(
         "games.ShareCode",
+        verbose_name=_("friend code"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="plays",
-        help_text="The friend challenge this round was started from.",
+        help_text=_("The friend challenge this round was started from."),
     )
     view = models.CharField(
-        max_length=8, choices=View.choices, blank=True, default="", db_default=""
+        pgettext_lazy("friend view", "view"),
+        max_length=8,
+        choices=View.choices,
+        blank=True,
+        default="",
+        db_default="",
     )
     party = models.ForeignKey(
-        "games.Party", null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+        "games.Party",
+        verbose_name=_("party"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seats",
     )
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    seat_name = models.CharField(max_length=30, blank=True, default="", db_default="")
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    seat_name = models.CharField(
+        _("seat name"), max_length=30, blank=True, default="", db_default=""
+    )
 
     class Meta:
         ordering = ["-started_at"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         indexes = [
             models.Index(fields=["challenge", "ranked", "status"]),
             models.Index(fields=["player", "-started_at"], name="round_player_newest"),
@@ -139,7 +173,7 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_mode_display()} round {self.id}"
+        return _("%(mode)s round %(id)s") % {"mode": self.get_mode_display(), "id": self.id}
 
 
 class StrategyTable(models.Model):
@@ -149,28 +183,37 @@ class StrategyTable(models.Model):
     ``tables_build_due`` job claims and builds it, recording its progress."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued"
-        BUILDING = "building"
-        READY = "ready"
-        FAILED = "failed"
+        QUEUED = "queued", _("Queued")
+        BUILDING = "building", _("Building")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
 
-    key = models.CharField(max_length=500, unique=True, help_text="Ruleset and options.")
-    ruleset = models.CharField(max_length=16)
-    options = models.JSONField(default=dict)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    states_done = models.BigIntegerField(default=0)
-    states_total = models.BigIntegerField(default=0)
-    requested_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    error = models.TextField(blank=True)
+    key = models.CharField(
+        _("key"), max_length=500, unique=True, help_text=_("The ruleset and its options.")
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=16)
+    options = models.JSONField(_("options"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    states_done = models.BigIntegerField(_("states done"), default=0)
+    states_total = models.BigIntegerField(_("states in all"), default=0)
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         ordering = ["requested_at"]
+        verbose_name = _("strategy table")
+        verbose_name_plural = _("strategy tables")
 
     def __str__(self) -> str:
-        return f"table {self.ruleset} {self.status}"
+        return _("%(ruleset)s table, %(status)s") % {
+            "ruleset": self.ruleset,
+            "status": self.get_status_display(),
+        }
 
     @property
     def progress(self) -> float:
@@ -184,13 +227,17 @@ class ShareCode(models.Model):
     has at most one live code, and a revoked code is gone for good (404 to everyone).
     """
 
-    code = models.CharField(max_length=8, unique=True)
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="shares")
-    created_at = models.DateTimeField(auto_now_add=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    code = models.CharField(_("code"), max_length=8, unique=True)
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="shares"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("friend code")
+        verbose_name_plural = _("friend codes")
         constraints = [
             models.UniqueConstraint(
                 fields=["round"],
@@ -200,7 +247,7 @@ class ShareCode(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"share {self.code}"
+        return _("friend code %(code)s") % {"code": self.code}
 
 
 class Party(models.Model):
@@ -209,24 +256,30 @@ class Party(models.Model):
     action, which is stored only if the party has not moved since it was read."""
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress"
-        COMPLETED = "completed"
+        IN_PROGRESS = "in_progress", _("In progress")
+        COMPLETED = "completed", _("Completed")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="parties"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("owner"),
+        on_delete=models.CASCADE,
+        related_name="parties",
     )
-    ruleset = models.CharField(max_length=16)
-    options = models.JSONField(default=dict)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
-    current_seat = models.PositiveSmallIntegerField(default=0)
-    version = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    ruleset = models.CharField(_("ruleset"), max_length=16)
+    options = models.JSONField(_("options"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS
+    )
+    current_seat = models.PositiveSmallIntegerField(_("current seat"), default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name_plural = "parties"
+        verbose_name = _("party")
+        verbose_name_plural = _("parties")
 
     def __str__(self) -> str:
-        return f"party {self.id}"
+        return _("party %(id)s") % {"id": self.id}

@@ -3,10 +3,12 @@ the hint and the analysis of a round, and the player's list of games."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from accounts.models import User
@@ -17,6 +19,7 @@ from daily.selectors import challenge_seed_shown
 from games import tables
 from games.codes import code_read
 from games.models import Party, Round, ShareCode
+from yatzy.rules import UPPER_CATEGORIES
 from yatzy.strategy import Move, analyse, best_move
 
 
@@ -32,7 +35,7 @@ def round_get_for_player(*, round_id: UUID, player: User) -> Round:
     try:
         return rounds.get(pk=round_id, player=player)
     except Round.DoesNotExist:
-        raise NotFoundError("No such round.", code="round_not_found") from None
+        raise NotFoundError(_("No such round."), code="round_not_found") from None
 
 
 def round_status(rnd: Round) -> str:
@@ -98,6 +101,7 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "ranked": rnd.ranked,
         "status": status,
         "theme": round_theme(rnd),
+        "theme_name": clock.theme_name(round_theme(rnd)),
         "turn": game.turn,
         "turns": len(game.ruleset.categories),
         "roll": game.rolls_used,
@@ -123,6 +127,38 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
     }
 
 
+def _pace_number(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else round(float(value), 1)
+
+
+def round_bonus_pace(game: yatzy.Game) -> dict[str, Any]:
+    """The score sheet's tip on the upper bonus: each upper box against its par, the
+    bonus threshold spread evenly over the faces (three of each face for 63, four of
+    each in Maxi's 84). ``boxes`` holds each filled box's points above (+) or below (-)
+    its par, ``pace`` their sum: at 0 or more the bonus is on track; ``needed`` is what
+    the upper section still lacks.
+
+    >>> game = yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32))
+    >>> pace = round_bonus_pace(game)
+    >>> pace["par"]["sixes"], pace["pace"], pace["needed"]
+    (24, 0, 84)
+    """
+    threshold, points = game.ruleset.upper_bonus
+    per_face = Fraction(threshold, sum(range(1, 7)))
+    par = {box: face * per_face for face, box in enumerate(UPPER_CATEGORIES, start=1)}
+    filled = {box: game.scorecard[box] for box in UPPER_CATEGORIES}
+    above = {box: got - par[box] for box, got in filled.items() if got is not None}
+    return {
+        "threshold": threshold,
+        "points": points,
+        "par": {box: _pace_number(value) for box, value in par.items()},
+        "boxes": {box: _pace_number(value) for box, value in above.items()},
+        "pace": _pace_number(sum(above.values(), Fraction(0))),
+        "needed": max(0, threshold - game.upper_total),
+        "reached": game.bonus > 0,
+    }
+
+
 def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
     if rnd is None:
         return None
@@ -134,12 +170,17 @@ def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
     }
 
 
-def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
+def challenge_payload(*, challenge: Challenge, player: User | None) -> dict[str, Any]:
     """A day's challenge as the player sees it: ``my_round`` is their ranked round (its
-    total is their score of the day), ``practice_round`` their unfinished practice round."""
-    rounds = Round.objects.filter(challenge=challenge, player=player).select_related("challenge")
-    ranked = rounds.filter(ranked=True).first()
-    practice = rounds.filter(ranked=False, status=Round.Status.IN_PROGRESS).first()
+    total is their score of the day), ``practice_round`` their unfinished practice round.
+    Without a player (a visitor of the front page) both are ``None``."""
+    ranked = practice = None
+    if player is not None:
+        rounds = Round.objects.filter(challenge=challenge, player=player).select_related(
+            "challenge"
+        )
+        ranked = rounds.filter(ranked=True).first()
+        practice = rounds.filter(ranked=False, status=Round.Status.IN_PROGRESS).first()
     return {
         "date": challenge.date.isoformat(),
         "ruleset": challenge.ruleset,
@@ -151,6 +192,7 @@ def challenge_payload(*, challenge: Challenge, player: User) -> dict[str, Any]:
         "reveal_at": clock.reveal_at(challenge.date),
         "time_zone": clock.daily_zone().key,
         "theme": challenge.theme,
+        "theme_name": clock.theme_name(challenge.theme),
         "my_round": _round_summary(ranked),
         "practice_round": _round_summary(practice),
         "expert_total": challenge.expert_total if challenge.is_revealed else None,
@@ -167,12 +209,12 @@ def round_advice_check(rnd: Round) -> None:
     may have them."""
     if rnd.challenge is not None and not clock.is_revealed(rnd.challenge.date):
         raise ForbiddenError(
-            "There are no hints or analysis for the daily until its day is over.",
+            _("There are no hints or analysis for the daily until its day is over."),
             code="hint_unavailable",
         )
     if rnd.mode == Round.Mode.FRIEND and rnd.status == Round.Status.IN_PROGRESS:
         raise ForbiddenError(
-            "A friend challenge is played without hints; the analysis is there afterwards.",
+            _("A friend challenge is played without hints; the analysis is there afterwards."),
             code="hint_unavailable",
         )
 
@@ -202,7 +244,7 @@ def round_hint(rnd: Round) -> dict[str, Any]:
     after it under optimal play (SPEC §7)."""
     round_advice_check(rnd)
     if round_status(rnd) != Round.Status.IN_PROGRESS:
-        raise ServiceError("The round is over: there is no move to advise.", code="game_over")
+        raise ServiceError(_("The round is over: there is no move to advise."), code="game_over")
     game = round_game(rnd)
     advice = best_move(game, table=tables.table_get(_round_ruleset(rnd)))
     moves = [_move(move, rolled=game.rolls_used > 0) for move in advice.moves]
@@ -221,7 +263,7 @@ def round_analysis(rnd: Round) -> dict[str, Any]:
     round_advice_check(rnd)
     if round_status(rnd) == Round.Status.IN_PROGRESS:
         raise ServiceError(
-            "The analysis is ready once the round is over.", code="round_in_progress"
+            _("The analysis is ready once the round is over."), code="round_in_progress"
         )
     rs = _round_ruleset(rnd)
     game = round_game(rnd)
@@ -325,18 +367,11 @@ def party_get_for_player(*, party_id: UUID, player: User) -> Party:
     try:
         return Party.objects.get(pk=party_id, owner=player)
     except Party.DoesNotExist:
-        raise NotFoundError("No such party.", code="party_not_found") from None
+        raise NotFoundError(_("No such party."), code="party_not_found") from None
 
 
 def party_seat_count(party: Party) -> int:
     return party.seats.count()
-
-
-def party_turn_text(party: Party) -> str:
-    if party.status == Party.Status.COMPLETED:
-        return "nobody's turn: the party is over"
-    name = party.seats.get(seat=party.current_seat).seat_name
-    return f"{name}'s turn (seat {party.current_seat})"
 
 
 def party_payload(party: Party) -> dict[str, Any]:
@@ -345,15 +380,16 @@ def party_payload(party: Party) -> dict[str, Any]:
     seats = list(party.seats.select_related("challenge", "party").order_by("seat"))
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
-    standings = sorted(
-        (
-            {"seat": rnd.seat, "name": rnd.seat_name, "total": total, "rank": 0}
-            for rnd, total in zip(seats, totals, strict=True)
-        ),
-        key=lambda line: (-line["total"], line["seat"]),
-    )
-    for line in standings:
-        line["rank"] = 1 + sum(1 for other in totals if other > line["total"])
+    order = sorted(range(len(seats)), key=lambda i: (-totals[i], i))
+    standings = [
+        {
+            "seat": seats[i].seat,
+            "name": seats[i].seat_name,
+            "total": totals[i],
+            "rank": 1 + sum(1 for other in totals if other > totals[i]),
+        }
+        for i in order
+    ]
     return {
         "id": str(party.id),
         "mode": "party",
@@ -386,14 +422,14 @@ def share_get(*, code: str) -> ShareCode:
         else None
     )
     if share is None:
-        raise NotFoundError("No such friend challenge.", code="share_not_found")
+        raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
 
 
 def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
     share = share_get(code=code)
     if share.round.player_id != player.pk:
-        raise NotFoundError("No such friend challenge.", code="share_not_found")
+        raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
 
 
@@ -406,7 +442,7 @@ def share_of_round(*, round_id: UUID, player: User) -> ShareCode:
     rnd = round_get_for_player(round_id=round_id, player=player)
     share = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
     if share is None:
-        raise NotFoundError("This round is not shared.", code="share_not_found")
+        raise NotFoundError(_("This round is not shared."), code="share_not_found")
     return share
 
 

@@ -64,6 +64,7 @@ class RoundSerializer(serializers.Serializer):
     ranked = serializers.BooleanField()
     status = serializers.ChoiceField(choices=["in_progress", "completed", "expired"])
     theme = serializers.CharField(help_text="Die skin: `christmas` in December.")
+    theme_name = serializers.CharField(help_text="The die skin's name, in your language.")
     turn = serializers.IntegerField(help_text="0-based index of the current turn.")
     turns = serializers.IntegerField(help_text="Number of turns (boxes) in the game.")
     roll = serializers.IntegerField(help_text="Rolls used this turn.")
@@ -120,6 +121,7 @@ class ChallengeSerializer(serializers.Serializer):
     reveal_at = serializers.DateTimeField(help_text="End of the grace period; the seed is shown.")
     time_zone = serializers.CharField()
     theme = serializers.CharField()
+    theme_name = serializers.CharField(help_text="The die skin's name, in your language.")
     expert_total = serializers.IntegerField(
         allow_null=True,
         help_text="What the expert (optimal play) scored on the day's dice; after reveal.",
@@ -329,3 +331,60 @@ class FriendViewSerializer(ShareSerializer):
     sharer_round = SharerRoundSerializer(
         allow_null=True, help_text="Only once both rounds are finished."
     )
+
+
+# -- rules ------------------------------------------------------------------------------
+
+
+class ExampleSerializer(serializers.Serializer):
+    dice = serializers.ListField(child=serializers.IntegerField())
+    points = serializers.IntegerField(help_text="What the engine scores these dice in the box.")
+
+
+class BoxRulesSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The box id the API takes, e.g. `three_pairs`.")
+    name = serializers.CharField(help_text="Its name in your language, as score pads print it.")
+    section = serializers.ChoiceField(choices=["upper", "lower"])
+    description = serializers.CharField()
+    example = ExampleSerializer(help_text="A roll that scores in this box.")
+
+
+class OptionRulesSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The option, as `options` and the query take it.")
+    title = serializers.CharField()
+    description = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["flag", "points", "choice", "pair"],
+        help_text=(
+            "`flag`: true or false; `points`: an integer from `minimum` to `maximum`; "
+            "`choice`: one of `choices`; `pair`: [threshold, points], integers from "
+            "`minimum` to `maximum` (`75,50` in a query)."
+        ),
+    )
+    default = serializers.JSONField()
+    value = serializers.JSONField(help_text="The value in force in this answer.")
+    choices = serializers.ListField(child=serializers.JSONField(), allow_null=True)
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+
+
+class UpperBonusSerializer(serializers.Serializer):
+    threshold = serializers.IntegerField()
+    points = serializers.IntegerField()
+    text = serializers.CharField()
+
+
+class RulesetRulesSerializer(serializers.Serializer):
+    name = serializers.ChoiceField(choices=list(yatzy.RULESETS))
+    title = serializers.CharField()
+    summary = serializers.CharField()
+    dice = serializers.IntegerField()
+    turns = serializers.IntegerField(help_text="One per box.")
+    rolls_per_turn = serializers.IntegerField()
+    rules = serializers.ListField(
+        child=serializers.CharField(), help_text="How a turn goes, and the options that change it."
+    )
+    upper_bonus = UpperBonusSerializer()
+    max_total = serializers.IntegerField(help_text="The highest total these rules allow.")
+    options = OptionRulesSerializer(many=True)
+    boxes = BoxRulesSerializer(many=True, help_text="In printed order.")

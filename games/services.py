@@ -22,8 +22,10 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import yatzy
 from accounts.models import User
@@ -53,9 +55,11 @@ def round_create(
     challenge: Challenge | None = None,
     ranked: bool = False,
     level: str = "",
+    **fields: Any,
 ) -> Round | None:
     """Store a new round at its first turn, before any die is rolled (a computer round
-    with its opponent's game on the same seed).
+    with its opponent's game on the same seed). ``fields`` are a party seat's or a friend
+    round's (``party``, ``seat``, ``seat_name``; ``share``, ``view``).
 
     Returns ``None`` when a unique constraint refused it (a concurrent start won): the
     insert is ``INSERT … ON CONFLICT DO NOTHING``, so losing that race is no database
@@ -74,6 +78,7 @@ def round_create(
         snapshot=game.snapshot(),
         level=level,
         opponent={"snapshot": game.snapshot(), "turns": []} if level else None,
+        **fields,
     )
     Round.objects.bulk_create([rnd], ignore_conflicts=True)
     return Round.objects.filter(pk=rnd.pk).first()
@@ -107,14 +112,14 @@ def game_create(
         level = level or Round.Level.MEDIUM
         if level == Round.Level.EXPERT and rs.saved_rolls:
             raise ServiceError(
-                "The expert plays an exact strategy, and none exists for saved rolls.",
+                _("The expert plays an exact strategy, and none exists for saved rolls."),
                 code="expert_unsupported",
             )
         if level == Round.Level.EXPERT:
             tables.table_request(rs)
             tables.table_get(rs)  # 503 table_building until the expert can play
     elif level:
-        raise ServiceError("Only computer games have a level.", code="level_not_applicable")
+        raise ServiceError(_("Only computer games have a level."), code="level_not_applicable")
     else:
         tables.table_request(rs)  # so the hints are ready when the player asks
     unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
@@ -122,8 +127,13 @@ def game_create(
     )
     if unfinished.count() >= MAX_UNFINISHED_GAMES:
         raise ServiceError(
-            f"You have {MAX_UNFINISHED_GAMES} unfinished games; finish one first.",
+            ngettext_lazy(
+                "You have %(count)d unfinished game; finish it first.",
+                "You have %(count)d unfinished games; finish one first.",
+                "count",
+            ),
             code="too_many_unfinished_games",
+            params={"count": MAX_UNFINISHED_GAMES},
         )
     rnd = round_create(
         player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
@@ -139,28 +149,38 @@ def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
     round, and any round on a past day, is practice. Returns ``(round, created)``.
     """
     challenge = challenge_for_play(day=day)
-    for _attempt in range(3):
-        unfinished = Round.objects.filter(
-            player=player, challenge=challenge, status=Round.Status.IN_PROGRESS
-        ).first()
-        if unfinished is not None:
-            return unfinished, False
+
+    def create() -> Round | None:
         ranked = (
             day == clock.today()
             and not Round.objects.filter(player=player, challenge=challenge, ranked=True).exists()
         )
-        rnd = round_create(
+        return round_create(
             player=player,
             challenge=challenge,
             ranked=ranked,
             ruleset=yatzy.get_ruleset(challenge.ruleset, **challenge.options),
             seed=bytes(challenge.seed),
         )
+
+    return _resume_or_start(Round.objects.filter(player=player, challenge=challenge), create=create)
+
+
+def _resume_or_start(
+    rounds: QuerySet[Round], *, create: Callable[[], Round | None]
+) -> tuple[Round, bool]:
+    """The unfinished round among ``rounds``, else a new one from ``create`` (``None``
+    when a concurrent start won a unique constraint: its round is read next time).
+    Returns ``(round, created)``."""
+    for _attempt in range(3):
+        unfinished = rounds.filter(status=Round.Status.IN_PROGRESS).first()
+        if unfinished is not None:
+            return unfinished, False
+        rnd = create()
         if rnd is not None:
             return rnd, True
-        # A concurrent start won a unique constraint; read what it created.
     raise ConflictError(
-        "Another start of this round is under way; try again.", code="start_conflict"
+        _("Another start of this round is under way; try again."), code="start_conflict"
     )
 
 
@@ -183,7 +203,7 @@ def _round_act(
                 status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1
             )
         raise ServiceError(
-            "The day of this ranked round has ended and its grace period is over.",
+            _("The day of this ranked round has ended and its grace period is over."),
             code="round_expired",
         )
     party = rnd.party
@@ -250,9 +270,18 @@ def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:
 
 def _party_stale(party: Party) -> ConflictError:
     party.refresh_from_db()
+    if party.status == Party.Status.COMPLETED:
+        return ConflictError(
+            _("The party is over; here is its current state."),
+            extra=selectors.party_payload(party),
+        )
     return ConflictError(
-        f"It is {selectors.party_turn_text(party)}; here is the party's current state.",
+        _("It is %(name)s's turn (seat %(seat)d); here is the party's current state."),
         extra=selectors.party_payload(party),
+        params={
+            "name": party.seats.get(seat=party.current_seat).seat_name,
+            "seat": party.current_seat,
+        },
     )
 
 
@@ -280,7 +309,7 @@ def _opponent_play(rnd: Round, *, table: Table | None) -> dict[str, Any]:
 
 def _stale(rnd: Round, game: yatzy.Game) -> ConflictError:
     return ConflictError(
-        "The round has moved on since you last saw it; here is its current state.",
+        _("The round has moved on since you last saw it; here is its current state."),
         extra=selectors.round_payload(rnd, game),
     )
 
@@ -382,15 +411,24 @@ def party_seat_names(names: Sequence[str]) -> list[str]:
     ['Ann', 'Bo']
     """
     cleaned = [display_name_clean(name) for name in names]
-    problem = None
     if not SEATS_MIN <= len(cleaned) <= SEATS_MAX:
-        problem = f"A party has {SEATS_MIN} to {SEATS_MAX} seats, not {len(cleaned)}."
-    elif not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
-        problem = f"Every seat needs a name of 1 to {SEAT_NAME_MAX} characters."
-    elif len({name.casefold() for name in cleaned}) != len(cleaned):
-        problem = "Every seat needs a name of its own."
-    if problem:
-        raise ServiceError(problem, code="invalid_seats")
+        raise ServiceError(
+            _("A party has %(min)d to %(max)d seats, not %(count)d."),
+            code="invalid_seats",
+            params={"min": SEATS_MIN, "max": SEATS_MAX, "count": len(cleaned)},
+        )
+    if not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
+        raise ServiceError(
+            ngettext_lazy(
+                "Every seat needs a name of 1 to %(max)d character.",
+                "Every seat needs a name of 1 to %(max)d characters.",
+                "max",
+            ),
+            code="invalid_seats",
+            params={"max": SEAT_NAME_MAX},
+        )
+    if len({name.casefold() for name in cleaned}) != len(cleaned):
+        raise ServiceError(_("Every seat needs a name of its own."), code="invalid_seats")
     return cleaned
 
 
@@ -409,15 +447,11 @@ def party_create(
     with transaction.atomic():
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
         for seat, name in enumerate(names):
-            game = yatzy.Game(rs, secrets.token_bytes(32))
-            Round.objects.create(
+            round_create(
                 player=player,
+                ruleset=rs,
+                seed=secrets.token_bytes(32),
                 mode=Round.Mode.PARTY,
-                ruleset=rs.name,
-                options=rs.options,
-                seed=game.seed,
-                actions=game.actions,
-                snapshot=game.snapshot(),
                 party=party,
                 seat=seat,
                 seat_name=name,
@@ -441,7 +475,7 @@ def party_act(
     the party's state."""
     party = selectors.party_get_for_player(party_id=party_id, player=player)
     if party.status != Party.Status.IN_PROGRESS:
-        raise ServiceError("The party is over.", code="game_over")
+        raise ServiceError(_("The party is over."), code="game_over")
     if seat != party.current_seat:
         raise _party_stale(party)
     round_id = party.seats.get(seat=seat).pk
@@ -462,7 +496,7 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
     round shared twice gives the same code."""
     rnd = selectors.round_get_for_player(round_id=round_id, player=player)
     if rnd.status != Round.Status.COMPLETED:
-        raise ServiceError("Only a finished round can be shared.", code="round_not_finished")
+        raise ServiceError(_("Only a finished round can be shared."), code="round_not_finished")
     for _attempt in range(5):
         live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
         if live is not None:
@@ -472,14 +506,22 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
         ShareCode.objects.bulk_create(
             [ShareCode(code=code_new(), round=rnd)], ignore_conflicts=True
         )
-    raise ConflictError("Could not make a code for this round; try again.", code="share_conflict")
+    raise ConflictError(
+        _("Could not make a code for this round; try again."), code="share_conflict"
+    )
 
 
 def share_revoke(*, code: str, player: User) -> None:
     """The sharer ends a code: from now on it is 404 to everyone. Rounds already started
     from it can still be finished."""
     share = selectors.share_get_for_sharer(code=code, player=player)
-    ShareCode.objects.filter(pk=share.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    share_codes_revoke(codes=ShareCode.objects.filter(pk=share.pk))
+
+
+def share_codes_revoke(*, codes: QuerySet[ShareCode]) -> int:
+    """Revoke codes (the sharer's DELETE, or an operator in the admin); returns how many
+    were live."""
+    return codes.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
 def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bool]:
@@ -494,35 +536,21 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
     share = selectors.share_get(code=code)
     shared = share.round
     if shared.player_id == player.pk:
-        raise ServiceError("This is your own round's code.", code="own_share")
+        raise ServiceError(_("This is your own round's code."), code="own_share")
     if shared.challenge is not None:
         rnd, created = round_start_daily(player=player, day=shared.challenge.date)
         # The daily round becomes this challenge's round, unless another code has it.
         Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
         rnd.refresh_from_db()
         return rnd, created
-    for _attempt in range(3):
-        unfinished = Round.objects.filter(
-            player=player, share=share, status=Round.Status.IN_PROGRESS
-        ).first()
-        if unfinished is not None:
-            return unfinished, False
-        game = yatzy.Game(yatzy.get_ruleset(shared.ruleset, **shared.options), bytes(shared.seed))
-        rnd = Round(
+    return _resume_or_start(
+        Round.objects.filter(player=player, share=share),
+        create=lambda: round_create(
             player=player,
+            ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
+            seed=bytes(shared.seed),
             mode=Round.Mode.FRIEND,
-            ruleset=shared.ruleset,
-            options=shared.options,
-            seed=game.seed,
-            actions=game.actions,
-            snapshot=game.snapshot(),
             share=share,
             view=view,
-        )
-        Round.objects.bulk_create([rnd], ignore_conflicts=True)
-        stored = Round.objects.filter(pk=rnd.pk).first()
-        if stored is not None:
-            return stored, True
-    raise ConflictError(
-        "Another start of this round is under way; try again.", code="start_conflict"
+        ),
     )

@@ -22,6 +22,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from config.api_errors import ServiceError
@@ -52,8 +54,10 @@ class TableBuilding(ServiceError):
     status_code = 503
     code = "table_building"
 
-    def __init__(self, message: str, *, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Promise, *, retry_after: int, params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message, params=params)
         self.retry_after = retry_after
 
 
@@ -67,7 +71,8 @@ def table_get(rs: yatzy.Ruleset) -> Table:
     503 ``table_building`` with how far its build has come. Reads only: games queue
     their tables when they start (:func:`table_request`), a worker the default ones.
 
-    Rulesets no exact table models (``saved_rolls``) are 400 ``hint_unsupported``.
+    Rulesets no exact table models (``saved_rolls``), and options whose table the
+    service no longer builds (``STRATEGY_TABLES_MAX_CUSTOM``), are 400 ``hint_unsupported``.
     """
     try:
         return load_table(rs)
@@ -75,38 +80,66 @@ def table_get(rs: yatzy.Ruleset) -> Table:
         raise _unsupported() from exc
     except TableMissing:
         row = StrategyTable.objects.filter(key=table_key(rs)).first()
-        done = f" ({row.progress:.0%} done)" if row is not None and row.progress else ""
+        if row is None and _customs_full(rs):
+            raise _customs_refused() from None
+        if row is not None and row.progress:
+            raise TableBuilding(
+                _(
+                    "The strategy table for %(ruleset)s with these options is being built "
+                    "(%(percent)d%% done); try again shortly."
+                ),
+                params={"ruleset": rs.name, "percent": int(row.progress * 100)},
+                retry_after=_retry_after(row),
+            ) from None
         raise TableBuilding(
-            f"The strategy table for {rs.name} with these options is being built{done}; "
-            "try again shortly.",
+            _(
+                "The strategy table for %(ruleset)s with these options is being built; "
+                "try again shortly."
+            ),
+            params={"ruleset": rs.name},
             retry_after=_retry_after(row),
         ) from None
 
 
+def _customs_refused() -> ServiceError:
+    return ServiceError(
+        _(
+            "The server keeps no more strategy tables for other options; hints are "
+            "available with the rulesets' usual options."
+        ),
+        code="hint_unsupported",
+    )
+
+
+def _customs_full(rs: yatzy.Ruleset) -> bool:
+    """Whether ``rs`` has other than default options and the custom tables are at their
+    limit."""
+    defaults = [table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
+    if table_key(rs) in defaults:
+        return False
+    custom = StrategyTable.objects.exclude(key__in=defaults).count()
+    limit: int = settings.STRATEGY_TABLES_MAX_CUSTOM
+    return custom >= limit
+
+
 def _unsupported() -> ServiceError:
     return ServiceError(
-        "No exact strategy exists for games with saved rolls.", code="hint_unsupported"
+        _("No exact strategy exists for games with saved rolls."), code="hint_unsupported"
     )
 
 
 def table_request(rs: yatzy.Ruleset) -> StrategyTable | None:
     """Make sure the table of ``rs`` exists or is queued; returns its row (``None`` for
-    rulesets no table models)."""
+    rulesets no table models, and for other options once the service keeps
+    ``STRATEGY_TABLES_MAX_CUSTOM`` tables: such games have no hints)."""
     try:
         key = table_key(rs)
     except UnsupportedRules:
         return None
     row = StrategyTable.objects.filter(key=key).first()
     if row is None:
-        custom = StrategyTable.objects.exclude(
-            key__in=[table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
-        )
-        if custom.count() >= settings.STRATEGY_TABLES_MAX_CUSTOM:
-            raise ServiceError(
-                "The server keeps no more strategy tables for other options; hints are "
-                "available with the rulesets' usual options.",
-                code="hint_unsupported",
-            )
+        if _customs_full(rs):
+            return None
         try:
             with transaction.atomic():
                 row = StrategyTable.objects.create(key=key, ruleset=rs.name, options=rs.options)
@@ -226,3 +259,26 @@ def tables_status() -> list[dict[str, Any]]:
         }
         for row in StrategyTable.objects.all()
     ]
+
+
+def tables_warm() -> list[str]:
+    """Load what hints and the computer need before a web server forks its workers: the
+    solver's compiled kernels, the Maxi state layout, and every default table already
+    built (its digest checked once). The workers then share those pages with the parent
+    instead of each loading its own copy. Returns the rulesets whose tables were loaded."""
+    from yatzy.strategy import bot_move
+    from yatzy.strategy._layout import Layout
+
+    loaded = []
+    for name in DEFAULT_RULESETS:
+        rs = yatzy.get_ruleset(name)
+        Layout.of(rules_of(rs))
+        game = yatzy.Game(rs, bytes(32))
+        game.roll()
+        bot_move(game, "medium")  # compiles (or loads from numba's cache) the turn kernel
+        try:
+            load_table(rs)
+        except TableMissing:
+            continue
+        loaded.append(name)
+    return loaded

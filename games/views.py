@@ -1,6 +1,7 @@
 import datetime as dt
 from uuid import UUID
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -10,15 +11,18 @@ from drf_spectacular.utils import (
 )
 from rest_framework import status
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import ServiceError
+import yatzy
+from accounts.auth import player_of
+from config.api_errors import NotFoundError, ServiceError, error_text
 from config.openapi import ERROR_RESPONSES, ErrorSerializer
 from daily import clock
 from daily.services import challenge_for_play
-from games import selectors, services
+from games import rules, selectors, services
 from games.serializers import (
     AnalysisSerializer,
     ChallengeSerializer,
@@ -33,6 +37,7 @@ from games.serializers import (
     PartySerializer,
     RollSerializer,
     RoundSerializer,
+    RulesetRulesSerializer,
     ScoreSerializer,
     SharePlaysSerializer,
     ShareSerializer,
@@ -61,7 +66,7 @@ class GamesView(GenericAPIView):
         query = GamesQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rounds = selectors.games_for_player(
-            player=request.user,
+            player=player_of(request),
             mode=query.validated_data.get("mode"),
             status=query.validated_data.get("status"),
         )
@@ -101,12 +106,14 @@ class GamesView(GenericAPIView):
         if data["mode"] == "party":
             data.pop("mode")
             if data.pop("level", None):
-                raise ServiceError("Only computer games have a level.", code="level_not_applicable")
-            party = services.party_create(player=request.user, seats=seats or [], **data)
+                raise ServiceError(
+                    _("Only computer games have a level."), code="level_not_applicable"
+                )
+            party = services.party_create(player=player_of(request), seats=seats or [], **data)
             return Response(selectors.party_payload(party), status=status.HTTP_201_CREATED)
         if seats is not None:
-            raise ServiceError("Only party games have seats.", code="seats_not_applicable")
-        rnd = services.game_create(player=request.user, **data)
+            raise ServiceError(_("Only party games have seats."), code="seats_not_applicable")
+        rnd = services.game_create(player=player_of(request), **data)
         return Response(selectors.round_payload(rnd), status=status.HTTP_201_CREATED)
 
 
@@ -118,7 +125,7 @@ class RoundHintView(APIView):
         summary="The best move now, and every other legal move",
     )
     def get(self, request: Request, round_id: UUID) -> Response:
-        rnd = selectors.round_get_for_player(round_id=round_id, player=request.user)
+        rnd = selectors.round_get_for_player(round_id=round_id, player=player_of(request))
         return Response(selectors.round_hint(rnd))
 
 
@@ -130,7 +137,7 @@ class RoundAnalysisView(APIView):
         summary="Every decision of a finished round against the best one",
     )
     def get(self, request: Request, round_id: UUID) -> Response:
-        rnd = selectors.round_get_for_player(round_id=round_id, player=request.user)
+        rnd = selectors.round_get_for_player(round_id=round_id, player=player_of(request))
         return Response(selectors.round_analysis(rnd))
 
 
@@ -142,7 +149,7 @@ class DailyTodayView(APIView):
     )
     def get(self, request: Request) -> Response:
         challenge = challenge_for_play(day=clock.today())
-        return Response(selectors.challenge_payload(challenge=challenge, player=request.user))
+        return Response(selectors.challenge_payload(challenge=challenge, player=player_of(request)))
 
 
 DAY_PARAMETER = OpenApiParameter(
@@ -158,7 +165,7 @@ class DailyDateView(APIView):
     )
     def get(self, request: Request, day: dt.date) -> Response:
         challenge = challenge_for_play(day=day)
-        return Response(selectors.challenge_payload(challenge=challenge, player=request.user))
+        return Response(selectors.challenge_payload(challenge=challenge, player=player_of(request)))
 
 
 class DailyRoundsView(APIView):
@@ -176,7 +183,7 @@ class DailyRoundsView(APIView):
         ),
     )
     def post(self, request: Request, day: dt.date) -> Response:
-        rnd, created = services.round_start_daily(player=request.user, day=day)
+        rnd, created = services.round_start_daily(player=player_of(request), day=day)
         return Response(
             selectors.round_payload(rnd),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
@@ -186,7 +193,7 @@ class DailyRoundsView(APIView):
 class RoundDetailView(APIView):
     @extend_schema(responses={200: RoundSerializer, **ERROR_RESPONSES}, summary="A round's state")
     def get(self, request: Request, round_id: UUID) -> Response:
-        rnd = selectors.round_get_for_player(round_id=round_id, player=request.user)
+        rnd = selectors.round_get_for_player(round_id=round_id, player=player_of(request))
         return Response(selectors.round_payload(rnd))
 
 
@@ -202,7 +209,7 @@ class RoundRollView(APIView):
         serializer = RollSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         rnd, game = services.round_roll(
-            round_id=round_id, player=request.user, **serializer.validated_data
+            round_id=round_id, player=player_of(request), **serializer.validated_data
         )
         return Response(selectors.round_payload(rnd, game))
 
@@ -219,7 +226,7 @@ class RoundScoreView(APIView):
         serializer = ScoreSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         rnd, game = services.round_score(
-            round_id=round_id, player=request.user, **serializer.validated_data
+            round_id=round_id, player=player_of(request), **serializer.validated_data
         )
         return Response(selectors.round_payload(rnd, game))
 
@@ -230,7 +237,7 @@ class RoundScoreView(APIView):
 class PartyDetailView(APIView):
     @extend_schema(responses={200: PartySerializer, **ERROR_RESPONSES}, summary="A party")
     def get(self, request: Request, party_id: UUID) -> Response:
-        party = selectors.party_get_for_player(party_id=party_id, player=request.user)
+        party = selectors.party_get_for_player(party_id=party_id, player=player_of(request))
         return Response(selectors.party_payload(party))
 
 
@@ -246,7 +253,7 @@ class PartyRollView(APIView):
         serializer = PartyRollSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         party = services.party_act(
-            party_id=party_id, player=request.user, action="roll", **serializer.validated_data
+            party_id=party_id, player=player_of(request), action="roll", **serializer.validated_data
         )
         return Response(selectors.party_payload(party))
 
@@ -263,7 +270,10 @@ class PartyScoreView(APIView):
         serializer = PartyScoreSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         party = services.party_act(
-            party_id=party_id, player=request.user, action="score", **serializer.validated_data
+            party_id=party_id,
+            player=player_of(request),
+            action="score",
+            **serializer.validated_data,
         )
         return Response(selectors.party_payload(party))
 
@@ -282,7 +292,7 @@ class RoundShareView(APIView):
         summary="Share your finished round: its friend code (the same code every time)",
     )
     def post(self, request: Request, round_id: UUID) -> Response:
-        share = services.share_create(round_id=round_id, player=request.user)
+        share = services.share_create(round_id=round_id, player=player_of(request))
         return Response(
             {"code": share.code, "url": request.build_absolute_uri(selectors.share_url(share))}
         )
@@ -292,7 +302,7 @@ class RoundShareView(APIView):
         summary="Who played your round's code, and their scores",
     )
     def get(self, request: Request, round_id: UUID) -> Response:
-        share = selectors.share_of_round(round_id=round_id, player=request.user)
+        share = selectors.share_of_round(round_id=round_id, player=player_of(request))
         body = selectors.share_plays(share)
         body["url"] = request.build_absolute_uri(body["url"])
         return Response(body)
@@ -308,7 +318,7 @@ class FriendView(APIView):
     )
     def get(self, request: Request, code: str) -> Response:
         share = selectors.share_get(code=code)
-        body = selectors.friend_view(share=share, player=request.user)
+        body = selectors.friend_view(share=share, player=player_of(request))
         body["url"] = request.build_absolute_uri(body["url"])
         return Response(body)
 
@@ -318,7 +328,7 @@ class FriendView(APIView):
         summary="Revoke your code (404 to everyone afterwards)",
     )
     def delete(self, request: Request, code: str) -> Response:
-        services.share_revoke(code=code, player=request.user)
+        services.share_revoke(code=code, player=player_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -340,9 +350,62 @@ class FriendRoundsView(APIView):
         serializer = FriendStartSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         rnd, created = services.friend_round_start(
-            code=code, player=request.user, view=serializer.validated_data["view"]
+            code=code, player=player_of(request), view=serializer.validated_data["view"]
         )
         return Response(
             selectors.round_payload(rnd),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+# -- rules ------------------------------------------------------------------------------
+
+
+class RulesetListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: RulesetRulesSerializer(many=True), **ERROR_RESPONSES},
+        summary="The rules of every ruleset, with their default options",
+        description="No login needed; with a token, in your profile language.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response([rules.ruleset_rules(yatzy.get_ruleset(name)) for name in yatzy.RULESETS])
+
+
+class RulesetDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "name", str, OpenApiParameter.PATH, enum=list(yatzy.RULESETS), description="Ruleset"
+            ),
+            OpenApiParameter(
+                "options",
+                OpenApiTypes.OBJECT,
+                OpenApiParameter.QUERY,
+                style="form",
+                explode=True,
+                description=(
+                    "Any of the ruleset's options, e.g. `?full_straight_points=30`, "
+                    "`?forced_order=true`, `?upper_bonus=75,50`; checked by the engine "
+                    "(400 `unknown_option`, `option_not_applicable`, `invalid_option`)."
+                ),
+            ),
+        ],
+        responses={200: RulesetRulesSerializer, **ERROR_RESPONSES},
+        summary="The rules of one ruleset, with the options given in the query",
+        description=(
+            "Dice, turns, the upper bonus, the maximum total, the options (defaults, "
+            "allowed values, the values in force) and the boxes in printed order, each "
+            "with its name, a description and an example roll scored by the engine. An "
+            "unknown ruleset is 404 `unknown_ruleset`."
+        ),
+    )
+    def get(self, request: Request, name: str) -> Response:
+        try:
+            rs = rules.ruleset_from_query(name, request.query_params)
+        except yatzy.UnknownRulesetError as exc:
+            raise NotFoundError(error_text(exc), code=exc.code) from exc
+        return Response(rules.ruleset_rules(rs))

@@ -1,6 +1,10 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from daily import clock
 from leaderboards import jobs, selectors, services
@@ -8,13 +12,17 @@ from leaderboards.models import BoardEntry, Season
 
 
 class SeasonStateFilter(admin.SimpleListFilter):
-    title = "state"
+    title = _("state")
     parameter_name = "state"
 
-    def lookups(self, request, model_admin):
-        return [("upcoming", "Upcoming"), ("current", "Current"), ("past", "Past")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("upcoming", pgettext_lazy("season", "Upcoming")),
+            ("current", pgettext_lazy("season", "Current")),
+            ("past", pgettext_lazy("season", "Past")),
+        ]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> QuerySet[Season]:
         today = clock.today()
         if self.value() == "upcoming":
             return queryset.filter(start_date__gt=today)
@@ -40,28 +48,37 @@ class SeasonAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Season]:
         return selectors.seasons_with_player_counts(super().get_queryset(request))
 
-    @admin.display(description="players", ordering="player_count")
+    @admin.display(description=_("players"), ordering="player_count")
     def players(self, obj: Season) -> int:
-        return obj.player_count
+        count: int = getattr(obj, "player_count", 0)  # annotated by the queryset
+        return count
 
-    def save_model(self, request, obj: Season, form, change: bool) -> None:
+    def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if not change or {"start_date", "end_date"} & set(form.changed_data):
             jobs.season_boards_schedule(season=obj)
 
-    def delete_model(self, request, obj: Season) -> None:
+    def delete_model(self, request: HttpRequest, obj: Season) -> None:
         services.season_delete(season=obj)
 
-    def delete_queryset(self, request, queryset: QuerySet[Season]) -> None:
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             services.season_delete(season=season)
 
-    @admin.action(description="Recompute the boards of the selected seasons")
+    @admin.action(description=_("Recompute the boards of the selected seasons"))
     def recompute_boards(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             jobs.season_boards_schedule(season=season)
+        count = queryset.count()
         self.message_user(
-            request, f"Recomputing the boards of {queryset.count()} season(s).", messages.SUCCESS
+            request,
+            ngettext(
+                "Recomputing the boards of %(count)d season.",
+                "Recomputing the boards of %(count)d seasons.",
+                count,
+            )
+            % {"count": count},
+            messages.SUCCESS,
         )
 
 
@@ -78,11 +95,11 @@ class BoardEntryAdmin(admin.ModelAdmin):
     list_select_related = ("player",)
     show_full_result_count = False
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -12,11 +12,20 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
 DAILY = "daily"
 BEST = "best"
 STREAK = "streak"
 ADVENT = "advent"
 SEASON = "season"
+BOARD_NAMES: dict[str, Promise] = {
+    DAILY: pgettext_lazy("board", "Today's dice"),
+    BEST: pgettext_lazy("board", "Best day"),
+    STREAK: pgettext_lazy("board", "Most days in a row"),
+    ADVENT: pgettext_lazy("board", "Advent"),
+}
 ADVENT_LAST_DAY = 24
 # A season's board key is "season:<id>:<kind>"; these parts build it in Python
 # (season_key) and in SQL (selectors.seasons_with_player_counts).
@@ -40,6 +49,17 @@ class Line:
     achieved_at: dt.datetime
     streak_last_date: dt.date | None = None
     streak_last_run: int | None = None
+
+
+def board_name(kind: str) -> str:
+    """A board's name in the active language.
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     board_name(STREAK)
+    'Most days in a row'
+    """
+    return str(BOARD_NAMES[kind])
 
 
 def daily_key(day: dt.date) -> str:
@@ -80,6 +100,24 @@ def advent_range(year: int) -> tuple[dt.date, dt.date]:
 
 def in_advent(day: dt.date) -> bool:
     return day.month == 12 and day.day <= ADVENT_LAST_DAY
+
+
+def advent_showing(day: dt.date) -> bool:
+    """Whether the daily page of ``day`` shows the advent calendar: all December.
+
+    >>> advent_showing(dt.date(2026, 12, 31)), advent_showing(dt.date(2027, 1, 1))
+    (True, False)
+    """
+    return day.month == 12
+
+
+def advent_latest_year(day: dt.date) -> int:
+    """The year of the latest advent calendar that has begun by ``day``.
+
+    >>> advent_latest_year(dt.date(2026, 12, 1)), advent_latest_year(dt.date(2027, 11, 30))
+    (2026, 2026)
+    """
+    return day.year if day.month == 12 else day.year - 1
 
 
 def best_line(played: Iterable[Played]) -> Line | None:

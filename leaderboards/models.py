@@ -14,21 +14,27 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 
 class Season(models.Model):
     """A stretch of dates with its own best-day and streak boards. Seasons may overlap:
     each has its own boards, and a round counts in every season that contains its date."""
 
-    name = models.CharField(max_length=80)
-    slug = models.SlugField(max_length=50, unique=True)
-    start_date = models.DateField()
-    end_date = models.DateField(help_text="Inclusive.")
-    theme = models.CharField(max_length=40, blank=True, help_text="Optional, e.g. 'winter'.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=50, unique=True)
+    start_date = models.DateField(_("start date"))
+    end_date = models.DateField(_("end date"), help_text=_("Inclusive."))
+    theme = models.CharField(
+        _("theme"), max_length=40, blank=True, help_text=_("Optional, e.g. winter.")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-start_date", "slug"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         constraints = [
             models.CheckConstraint(
                 condition=Q(end_date__gte=F("start_date")), name="season_end_not_before_start"
@@ -41,24 +47,35 @@ class Season(models.Model):
     def clean(self) -> None:
         if self.start_date and self.end_date and self.end_date < self.start_date:
             raise ValidationError(
-                {"end_date": "The season cannot end before it starts."}, code="season_dates"
+                {"end_date": _("The season cannot end before it starts.")}, code="season_dates"
             )
 
 
 class BoardEntry(models.Model):
     """One player's line on one board."""
 
-    board = models.CharField(max_length=80)
+    board = models.CharField(_("board"), max_length=80)
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_entries"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="board_entries",
     )
-    value = models.IntegerField()
-    achieved_at = models.DateTimeField(help_text="When the value was reached; earlier wins a tie.")
+    value = models.IntegerField(_("value"))
+    achieved_at = models.DateTimeField(
+        _("achieved at"), help_text=_("When the value was reached; earlier wins a tie.")
+    )
     streak_last_date = models.DateField(
-        null=True, blank=True, help_text="Streak boards: the last date of the latest run."
+        _("last day of the latest run"),
+        null=True,
+        blank=True,
+        help_text=_("Streak boards: the last date of the latest run."),
     )
     streak_last_run = models.IntegerField(
-        null=True, blank=True, help_text="Streak boards: the length of the latest run."
+        _("length of the latest run"),
+        null=True,
+        blank=True,
+        help_text=_("Streak boards: the length of the latest run."),
     )
 
     class Meta:
@@ -70,7 +87,8 @@ class BoardEntry(models.Model):
                 "board", F("value").desc(), "achieved_at", "player", name="boardentry_order"
             ),
         ]
-        verbose_name_plural = "board entries"
+        verbose_name = _("board entry")
+        verbose_name_plural = _("board entries")
 
     def __str__(self) -> str:
         return f"{self.board}: {self.player_id} = {self.value}"
@@ -79,17 +97,23 @@ class BoardEntry(models.Model):
 class BoardHistogram(models.Model):
     """How many entries of ``board`` hold ``value``."""
 
-    board = models.CharField(max_length=80)
-    value = models.IntegerField()
-    count = models.IntegerField()
+    board = models.CharField(_("board"), max_length=80)
+    value = models.IntegerField(_("value"))
+    count = models.IntegerField(_("count"))
 
     class Meta:
+        verbose_name = _("board histogram")
+        verbose_name_plural = _("board histograms")
         constraints = [
             models.UniqueConstraint(fields=["board", "value"], name="boardhistogram_one_per_value"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.board}: {self.count} at {self.value}"
+        return ngettext(
+            "%(board)s: %(count)d entry at %(value)d",
+            "%(board)s: %(count)d entries at %(value)d",
+            self.count,
+        ) % {"board": self.board, "count": self.count, "value": self.value}
 
 
 class PendingBoardUpdate(models.Model):
@@ -98,8 +122,14 @@ class PendingBoardUpdate(models.Model):
     job sent on commit normally takes it within milliseconds; if the broker lost that
     job (an outage while it was being sent), ``boards_catch_up`` runs it instead."""
 
-    round = models.OneToOneField("games.Round", primary_key=True, on_delete=models.CASCADE)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    round = models.OneToOneField(
+        "games.Round", verbose_name=_("round"), primary_key=True, on_delete=models.CASCADE
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("pending board update")
+        verbose_name_plural = _("pending board updates")
 
     def __str__(self) -> str:
-        return f"boards pending for round {self.round_id}"
+        return gettext("Boards owed for round %(round)s") % {"round": self.round_id}

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import CharField, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, Concat
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError
@@ -110,6 +111,9 @@ class BoardView:
     after: Cursor | None = None  # continues after the last result
     before: Cursor | None = None  # ends before the first result
     extra: dict[str, Any] = field(default_factory=dict)
+    # The board's histogram as read for the ranks, highest value first: how its values
+    # are spread (the web pages chart it without reading it again).
+    histogram: list[tuple[int, int]] = field(default_factory=list)
 
 
 def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
@@ -134,7 +138,9 @@ def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
 def season_get(*, slug: str) -> Season:
     season = Season.objects.filter(slug=slug).first()
     if season is None:
-        raise NotFoundError(f"There is no season {slug!r}.", code="season_not_found")
+        raise NotFoundError(
+            _("There is no season %(slug)s."), code="season_not_found", params={"slug": slug}
+        )
     return season
 
 
@@ -145,8 +151,9 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
         season = season_get(slug=season_slug)
         if not season.start_date <= day <= season.end_date:
             raise NotFoundError(
-                f"{day.isoformat()} is not in the season {season.slug!r}.",
+                _("%(date)s is not in the season %(slug)s."),
                 code="date_not_in_season",
+                params={"date": day.isoformat(), "slug": season.slug},
             )
     frozen = challenge is not None and challenge.closed_at is not None
     expert = challenge.expert_total if challenge is not None and challenge.is_revealed else None
@@ -169,7 +176,9 @@ def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
 
 def board_advent(*, year: int, season_slug: str | None = None) -> Board:
     if season_slug is not None:
-        raise ServiceError("The advent board has no season variant.", code="season_not_supported")
+        raise ServiceError(
+            _("The advent board has no season variant."), code="season_not_supported"
+        )
     return Board(boards.advent_key(year), boards.ADVENT)
 
 
@@ -216,7 +225,7 @@ def board_page(
         offset = (page - 1) * size
         start = histogram.seek(offset)
         if start is None and page != 1:
-            raise NotFoundError("Invalid page.", code="invalid_page")
+            raise NotFoundError(_("Invalid page."), code="invalid_page")
         rows = []
         if start is not None:
             value, skip = start
@@ -237,6 +246,7 @@ def board_page(
         has_previous=has_previous,
         after=Cursor.at(rows[-1], forward=True) if rows else None,
         before=Cursor.at(rows[0], forward=False) if rows else None,
+        histogram=histogram.rows,
     )
 
 
@@ -247,7 +257,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     today = clock.today()
     mine = _entries(board).filter(player=player).values(*_FIELDS).first()
     if mine is None:
-        return BoardView(count=histogram.total, results=[], me=None)
+        return BoardView(count=histogram.total, results=[], me=None, histogram=histogram.rows)
     half = (size - 1) // 2
     above = _neighbours(board, mine, half, above=True)
     below = _neighbours(board, mine, size - 1 - len(above), above=False)
@@ -258,10 +268,13 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
         count=histogram.total,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
         me=_line(mine, histogram.rank(mine["value"]), board, today),
+        histogram=histogram.rows,
     )
 
 
-def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) -> list[dict]:
+def _neighbours(
+    board: Board, mine: dict[str, Any], limit: int, *, above: bool
+) -> list[dict[str, Any]]:
     """Up to ``limit`` entries next to ``mine`` in board order, nearest first: same value
     and time with a lower/higher id, then same value earlier/later, then higher/lower
     values. Each query is one bounded index range."""
@@ -280,7 +293,7 @@ def _neighbours(board: Board, mine: dict[str, Any], limit: int, *, above: bool) 
             (Q(value=value, achieved_at__gt=at), ("achieved_at", "player_id")),
             (Q(value__lt=value), ENTRY_ORDER),
         ]
-    found: list[dict] = []
+    found: list[dict[str, Any]] = []
     for condition, order in steps:
         if len(found) >= limit:
             break
@@ -368,7 +381,57 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
     return {
         "year": year,
         "theme": clock.theme(first),
+        "theme_name": clock.theme_name(clock.theme(first)),
         "doors": doors,
         "total": sum(d["score"] for d in doors if d["score"] is not None),
         "rank": advent[0] if advent else None,
+    }
+
+
+def season_list() -> list[Season]:
+    """Every season, newest first, for a board's season picker."""
+    return list(Season.objects.order_by("-start_date", "slug"))
+
+
+def board_distribution(*, board: Board, player: User, value: int | None = None) -> dict[str, Any]:
+    """How a board's values are spread (its histogram, lowest value first) and where the
+    player stands: their own line's value and rank, else where ``value`` (a practice
+    round's total) would rank among the entries; ``me`` is ``None`` when neither."""
+    histogram = Histogram.of(board.key)
+    mine = _entries(board).filter(player=player).values_list("value", flat=True).first()
+    me = None
+    if mine is not None:
+        me = {"value": mine, "rank": histogram.rank(mine), "on_board": True}
+    elif value is not None:
+        me = {"value": value, "rank": histogram.rank(value), "on_board": False}
+    return {"count": histogram.total, "values": sorted(histogram.rows), "me": me}
+
+
+def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
+    """A player's daily record: how many days they have played (completed ranked
+    rounds), their best day and their streaks with the ranks on those boards, and the
+    scores of their last ``history`` days, oldest first."""
+    today = clock.today()
+    lines = {
+        row["board"]: row
+        for row in BoardEntry.objects.filter(
+            player=player, board__in=[boards.BEST, boards.STREAK]
+        ).values("board", "value", "streak_last_date", "streak_last_run")
+    }
+    best = lines.get(boards.BEST)
+    streak = lines.get(boards.STREAK)
+    played = Round.objects.filter(player=player, ranked=True, status=Round.Status.COMPLETED)
+    recent = played.order_by("-challenge__date").values_list("challenge__date", "total")
+    return {
+        "days_played": played.count(),
+        "best": None
+        if best is None
+        else {"value": best["value"], "rank": Histogram.of(boards.BEST).rank(best["value"])},
+        "longest_streak": 0 if streak is None else streak["value"],
+        "current_streak": 0
+        if streak is None
+        else streak_current(
+            last_date=streak["streak_last_date"], last_run=streak["streak_last_run"], today=today
+        ),
+        "history": [{"date": day, "total": total} for day, total in reversed(recent[:history])],
     }

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from leaderboards.selectors import Cursor
@@ -21,7 +22,7 @@ class BoardQuerySerializer(serializers.Serializer):
             return Cursor.decode(token)
         except ValueError:
             raise serializers.ValidationError(
-                "Not a cursor from this board's links.", code="invalid"
+                _("Not a cursor from this board's links."), code="invalid"
             ) from None
 
 
@@ -44,6 +45,7 @@ class ExpertLineSerializer(serializers.Serializer):
 
 
 class BoardPageSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The board's name, in your language.")
     count = serializers.IntegerField(help_text="Entries on the board.")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
@@ -73,6 +75,7 @@ class AdventDoorSerializer(serializers.Serializer):
 class AdventCalendarSerializer(serializers.Serializer):
     year = serializers.IntegerField()
     theme = serializers.CharField()
+    theme_name = serializers.CharField(help_text="The die skin's name, in your language.")
     doors = AdventDoorSerializer(many=True)
     total = serializers.IntegerField(help_text="Sum of your ranked scores of December 1-24.")
     rank = serializers.IntegerField(allow_null=True, help_text="Your rank on the advent board.")

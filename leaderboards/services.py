@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
-import time
 from collections import Counter
 from collections.abc import Iterable
 from uuid import UUID
@@ -127,7 +125,6 @@ def board_rebuild(*, board: str) -> None:
 
 def _rebuild_locked(board: str) -> None:
     BoardEntry.objects.filter(board=board).delete()
-    _pause_for_tests()
     kind, _, rest = board.partition(":")
     if kind == boards.DAILY:
         sql.insert_daily(board, dt.date.fromisoformat(rest))
@@ -147,14 +144,6 @@ def _rebuild_locked(board: str) -> None:
             elif season_kind == boards.STREAK:
                 sql.insert_streak(board, span)
     sql.histogram_rebuild(board)
-
-
-def _pause_for_tests() -> None:
-    """``LEADERBOARDS_REBUILD_PAUSE`` (seconds) slows each rebuild inside its transaction,
-    so a test can kill a worker in the middle of one. Unset in any real deployment."""
-    pause = float(os.environ.get("LEADERBOARDS_REBUILD_PAUSE", "0") or 0)
-    if pause > 0:
-        time.sleep(pause)
 
 
 def board_day_freeze(*, day: dt.date) -> list[int]:

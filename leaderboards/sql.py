@@ -29,7 +29,7 @@ PENDING = PendingBoardUpdate._meta.db_table
 _ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak_last_run"
 
 
-def _ranked(date_range: tuple[dt.date, dt.date] | None) -> tuple[str, list[object]]:
+def _ranked(date_range: tuple[dt.date, dt.date] | None) -> tuple[str, list[Any]]:
     """FROM/WHERE for completed ranked rounds joined to their date, optionally in a range."""
     clause = (
         f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
@@ -287,13 +287,13 @@ def _lock_id(key: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def _execute(sql: str, params: Sequence[object]) -> None:
+def _execute(sql: str, params: Sequence[Any]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
 
 def _fetch(
-    sql: str, params: Sequence[object], fields: Sequence[Field[Any, Any] | None]
+    sql: str, params: Sequence[Any], fields: Sequence[Field[Any, Any] | None]
 ) -> list[tuple[Any, ...]]:
     """Rows of a raw query, each column converted as its model ``field`` would be
     (SQLite returns the dates and datetimes of computed columns as text); ``None``

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
+from accounts.auth import player_of
 from config.openapi import ERROR_RESPONSES
 from leaderboards import boards, selectors
 from leaderboards.serializers import (
@@ -31,19 +32,21 @@ BOARD_PARAMETERS = [
 
 def _board_response(request: Request, board: selectors.Board, query: dict[str, Any]) -> Response:
     if query.get("around") == "me":
-        view = selectors.board_around(board=board, player=request.user, size=AROUND_SIZE)
+        view = selectors.board_around(board=board, player=player_of(request), size=AROUND_SIZE)
     else:
         view = selectors.board_page(
             board=board,
-            player=request.user,
+            player=player_of(request),
             page=query["page"],
             size=settings.REST_FRAMEWORK["PAGE_SIZE"],
             cursor=query.get("cursor"),
         )
+    url = request.build_absolute_uri()
     body: dict[str, Any] = {
+        "name": boards.board_name(board.kind),
         "count": view.count,
-        "next": _link(request, view.page, view.after, step=1) if view.has_next else None,
-        "previous": _link(request, view.page, view.before, step=-1) if view.has_previous else None,
+        "next": page_link(url, view.page, view.after, step=1) if view.has_next else None,
+        "previous": page_link(url, view.page, view.before, step=-1) if view.has_previous else None,
         "results": view.results,
         "me": view.me,
     }
@@ -53,10 +56,14 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
     return Response(body)
 
 
-def _link(request: Request, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
-    """The next or previous page: its number, and the cursor that reads it by keyset.
-    Page 1 needs neither."""
-    url = request.build_absolute_uri()
+def page_link(url: str, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
+    """The next or previous page of the board at ``url`` (the API's absolute URL or a
+    web page's path): its number, and the cursor that reads it by keyset. Page 1 needs
+    neither.
+
+    >>> page_link("/boards/best-day/?page=2&cursor=x", 2, None, step=-1)
+    '/boards/best-day/'
+    """
     target = (page or 1) + step
     if target == 1 or cursor is None:
         url = remove_query_param(remove_query_param(url, "cursor"), "page")
@@ -127,4 +134,4 @@ class AdventCalendarView(APIView):
         summary="Your advent calendar: 24 doors, one per daily challenge of December 1-24",
     )
     def get(self, request: Request, year: int) -> Response:
-        return Response(selectors.advent_calendar(player=request.user, year=year))
+        return Response(selectors.advent_calendar(player=player_of(request), year=year))

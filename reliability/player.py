@@ -65,6 +65,8 @@ class Tally:
     started: float = field(default_factory=time.monotonic)
     exchanges: list[Exchange] = field(default_factory=list)
     rounds: list[PlayedRound] = field(default_factory=list)
+    # Friend codes the players shared (with who shared them), for others to play.
+    codes: list[tuple[str, str]] = field(default_factory=list)
     players: int = 0
     usernames: set[str] = field(default_factory=set)
 
@@ -180,9 +182,15 @@ class Player:
                 self.tally.fail(f"a new round of {self.name} already has actions")
             await self.play_round(state)
             last_id = state["id"]
-        await self.play_game({"mode": "solo", "ruleset": "yatzy"}, hints=True)
+        solo = await self.play_game({"mode": "solo", "ruleset": "yatzy"}, hints=True)
+        if solo is not None:
+            await self.share(solo)
         level = self.rng.choice(["easy", "medium", "hard", "expert"])
         await self.play_game({"mode": "computer", "ruleset": "yahtzee", "level": level})
+        others = [code for code, sharer in self.tally.codes if sharer != self.name]
+        if others:
+            await self.play_friend(self.rng.choice(others))
+        await self.play_party(self.rng.randint(2, 4))
         await self.get(f"{API}/games/")
         for path in (
             f"{API}/rounds/{last_id}/",
@@ -195,13 +203,13 @@ class Player:
         ):
             await self.get(path)
 
-    async def play_game(self, body: dict[str, Any], *, hints: bool = False) -> None:
+    async def play_game(self, body: dict[str, Any], *, hints: bool = False) -> str | None:
         """A solo or computer game (tables for Yatzy and Yahtzee are built before the
         run); with ``hints``, the hint is asked before each action and often followed."""
         response, uncertain = await self.call("POST", f"{API}/games/", body)
         if response.status_code != 201:
             self.tally.fail(f"start game {body}: {response.status_code} {response.text[:300]}")
-            return
+            return None
         state = response.json()
         if uncertain:
             # A lost attempt may have started another game: it is this player's too.
@@ -217,6 +225,100 @@ class Player:
             if final and len(final["opponent"]["turns"]) != final["turn"]:
                 self.tally.fail(f"game {state['id']}: the computer is not one turn behind")
         await self.get(f"{API}/rounds/{state['id']}/analysis/")
+        return str(state["id"])
+
+    async def share(self, round_id: str) -> None:
+        """Share a finished game; sharing it again must give the same code."""
+        first, _ = await self.call("POST", f"{API}/rounds/{round_id}/share/")
+        again, _ = await self.call("POST", f"{API}/rounds/{round_id}/share/")
+        if first.status_code != 200 or again.status_code != 200:
+            self.tally.fail(f"share {round_id}: {first.status_code}/{again.status_code}")
+            return
+        if first.json()["code"] != again.json()["code"]:
+            self.tally.fail(f"share {round_id}: two codes for one round")
+        self.tally.codes.append((first.json()["code"], self.name))
+
+    async def play_friend(self, code: str) -> None:
+        """Play another player's code (a start retried after an unknown outcome returns
+        the same round: one unfinished round per code and player)."""
+        view = await self.get(f"{API}/friend/{code}/")
+        if not view:
+            return
+        body = {"view": self.rng.choice(["blind", "target"])}
+        response, _ = await self.call("POST", f"{API}/friend/{code}/rounds/", body)
+        if response.status_code not in (200, 201):
+            self.tally.fail(f"friend {code}: {response.status_code} {response.text[:300]}")
+            return
+        await self.play_round(response.json())
+        after = await self.get(f"{API}/friend/{code}/")
+        if after and after.get("sharer_round") is None:
+            self.tally.fail(f"friend {code}: both finished, but no sharer_round")
+
+    async def play_party(self, seats: int) -> None:
+        """A party: seats in strict order through the party endpoints. A 409 after an
+        attempt whose outcome was unknown resyncs from the party's state, and each seat's
+        log must then hold the action exactly once."""
+        body = {"mode": "party", "ruleset": "yatzy", "seats": [f"seat {i}" for i in range(seats)]}
+        response, uncertain = await self.call("POST", f"{API}/games/", body)
+        if response.status_code != 201:
+            self.tally.fail(f"start party: {response.status_code} {response.text[:300]}")
+            return
+        party = response.json()
+        if uncertain:  # a lost attempt may have created another party: adopt its seats
+            listed = await self.get(f"{API}/games/?mode=party&status=in_progress")
+            for other in listed.get("results", []):
+                if other["id"] != party["id"]:
+                    theirs = await self.get(f"{API}/parties/{other['id']}/")
+                    for seat in theirs.get("seats", []):
+                        self.tally.rounds.append(
+                            PlayedRound(
+                                seat["round"]["id"], self.name, False, [], None, "in_progress"
+                            )
+                        )
+        logs: dict[int, list[dict[str, Any]]] = {s["seat"]: [] for s in party["seats"]}
+        while party["status"] == "in_progress":
+            seat = party["current_seat"]
+            state = party["seats"][seat]["round"]
+            if state["roll"] == 0 or (state["rolls_left"] > 0 and self.rng.random() < 0.5):
+                hold = self._hold(state["dice"]) if state["roll"] else []
+                action: dict[str, Any] = {"type": "roll", "hold": hold}
+                payload = {"seat": seat, "hold": hold, "turn": state["turn"], "roll": state["roll"]}
+                path = f"{API}/parties/{party['id']}/roll/"
+            else:
+                category = max(state["options"], key=state["options"].get)
+                action = {"type": "score", "category": category}
+                payload = {"seat": seat, "category": category, "turn": state["turn"]}
+                path = f"{API}/parties/{party['id']}/score/"
+            response, uncertain = await self.call("POST", path, payload)
+            if response.status_code == 200:
+                party = response.json()
+            elif response.status_code == 409 and uncertain:
+                party = response.json()["current"]
+                self.tally.resynced_409 += 1
+            else:
+                self.tally.fail(
+                    f"party {path} {payload}: {response.status_code} {response.text[:300]}"
+                )
+                break
+            logs[seat].append(action)
+            shown = party["seats"][seat]["round"]["actions"]
+            if shown != logs[seat]:
+                self.tally.fail(
+                    f"party {party['id']} seat {seat}: log {shown}, expected {logs[seat]}"
+                )
+                break
+        for entry in party["seats"]:
+            rnd = entry["round"]
+            self.tally.rounds.append(
+                PlayedRound(
+                    rnd["id"],
+                    self.name,
+                    False,
+                    logs[entry["seat"]],
+                    rnd["total"] if rnd["status"] == "completed" else None,
+                    rnd["status"],
+                )
+            )
 
     async def play_round(self, state: dict[str, Any], *, hints: bool = False) -> None:
         round_id = state["id"]

@@ -7,6 +7,7 @@ from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
 import yatzy
+from config import catalogues
 from config.celery import app as celery_app
 from yatzy.strategy import Table, load_table
 from yatzy.strategy.tables import ENV_DIR
@@ -15,6 +16,10 @@ from yatzy.strategy.tables import ENV_DIR
 # machine (or under coverage) Hypothesis's default 200 ms deadline fails correct code.
 hypothesis_settings.register_profile("project", deadline=None)
 hypothesis_settings.load_profile("project")
+
+# `make test` compiled the catalogues at install; a catalogue edited since (or a run of
+# pytest alone) is compiled here, so tests never read stale translations.
+catalogues.compile_all()
 
 
 @pytest.fixture(scope="session", autouse=True)

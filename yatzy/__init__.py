@@ -32,7 +32,15 @@ from yatzy.errors import (
     YatzyError,
 )
 from yatzy.game import Game
-from yatzy.rules import RULESETS, Category, Ruleset, RulesetName, get_ruleset
+from yatzy.rules import (
+    RULESETS,
+    Category,
+    OptionSpec,
+    Ruleset,
+    RulesetName,
+    get_ruleset,
+    option_specs,
+)
 
 __all__ = [
     "RULESETS",
@@ -51,6 +59,7 @@ __all__ = [
     "NoRollYetError",
     "NoRollsLeftError",
     "OptionNotApplicableError",
+    "OptionSpec",
     "OutOfOrderError",
     "Ruleset",
     "RulesetError",
@@ -62,4 +71,5 @@ __all__ = [
     "commitment",
     "daily_seed",
     "get_ruleset",
+    "option_specs",
 ]

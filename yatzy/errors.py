@@ -1,35 +1,45 @@
 """Typed errors of the engine.
 
 Every error is a :class:`YatzyError`, hence a :class:`ValueError`, and carries a
-stable machine-readable ``code`` (a class attribute) and a human ``message``, so an
-API can pass both on unchanged. Illegal moves are :class:`GameError`; a bad ruleset
-name or option is a :class:`RulesetError`.
+stable machine-readable ``code`` (a class attribute), the English ``message`` and the
+``params`` the message was built from, so a service can pass the code on unchanged and
+word the message in the reader's language from the code and the params (the engine
+knows no languages). Illegal moves are :class:`GameError`; a bad ruleset name or option
+is a :class:`RulesetError`.
 
 >>> from yatzy import YatzyError, get_ruleset
 >>> try:
 ...     get_ruleset("maxi", bonus=3)
 ... except YatzyError as error:
 ...     print(error.code, "|", error.message)  # doctest: +NORMALIZE_WHITESPACE
+...     print(error.params)  # doctest: +NORMALIZE_WHITESPACE
 unknown_option | unknown option 'bonus' (maxi accepts: forced_order, saved_rolls,
                  upper_bonus, extra_yatzy_bonus, full_straight_points)
+{'option': 'bonus', 'ruleset': 'maxi', 'accepted': ['forced_order', 'saved_rolls',
+ 'upper_bonus', 'extra_yatzy_bonus', 'full_straight_points']}
 """
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 
 class YatzyError(ValueError):
-    """Base of every engine error: a stable ``code`` and a readable ``message``.
+    """Base of every engine error: a stable ``code``, a readable English ``message``
+    and its arguments ``params`` (JSON-able values: names, numbers, lists of them).
 
-    >>> error = YatzyError("something is wrong")
-    >>> error.code, error.message, str(error)
-    ('yatzy_error', 'something is wrong', 'something is wrong')
+    Where one code has several messages, ``params["reason"]`` names which one, also
+    stably, so a translation can be chosen by ``code`` and ``reason``.
+
+    >>> error = YatzyError("turn 3 is over", turn=3)
+    >>> error.code, error.message, str(error), error.params
+    ('yatzy_error', 'turn 3 is over', 'turn 3 is over', {'turn': 3})
     """
 
     code: ClassVar[str] = "yatzy_error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, /, **params: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.params: dict[str, Any] = params
 
 
 class RulesetError(YatzyError):

@@ -86,10 +86,14 @@ def _checked_hold(hold: Iterable[int], dice_count: int, first_roll: bool) -> tup
         or len(set(positions)) != len(positions)
     ):
         raise InvalidHoldError(
-            f"hold lists distinct die positions from 0 to {dice_count - 1}, not {hold!r}"
+            f"hold lists distinct die positions from 0 to {dice_count - 1}, not {hold!r}",
+            reason="positions",
+            last=dice_count - 1,
         )
     if positions and first_roll:
-        raise InvalidHoldError("the first roll of a turn throws all dice: hold must be empty")
+        raise InvalidHoldError(
+            "the first roll of a turn throws all dice: hold must be empty", reason="first_roll"
+        )
     return positions
 
 
@@ -115,7 +119,9 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, seed: bytes) -> None:
         if not isinstance(seed, bytes | bytearray) or len(seed) != SEED_SIZE:
-            raise InvalidSeedError(f"a game seed is {SEED_SIZE} bytes, not {type(seed).__name__}")
+            raise InvalidSeedError(
+                f"a game seed is {SEED_SIZE} bytes, not {type(seed).__name__}", size=SEED_SIZE
+            )
         self._ruleset = ruleset
         self._seed = bytes(seed)
         self._turn = 0
@@ -148,7 +154,9 @@ class Game:
         """
         self._check_not_over()
         if self.rolls_left == 0:
-            raise NoRollsLeftError(f"no rolls left in turn {self._turn}: fill a box")
+            raise NoRollsLeftError(
+                f"no rolls left in turn {self._turn}: fill a box", turn=self._turn
+            )
         dice_count = self._ruleset.dice_count
         held = _checked_hold(hold, dice_count, first_roll=self._rolls_used == 0)
         thrown = [position for position in range(dice_count) if position not in held]
@@ -182,15 +190,24 @@ class Game:
         rules = self._ruleset
         index = rules._index(category)
         if self._rolls_used == 0:
-            raise NoRollYetError(f"roll before filling a box (turn {self._turn})")
+            raise NoRollYetError(f"roll before filling a box (turn {self._turn})", turn=self._turn)
         if self._card[index] is not None:
-            raise CategoryUsedError(f"{category} is already filled")
+            raise CategoryUsedError(f"{category} is already filled", category=category)
         allowed = rules._allowed(self._sorted_dice, self._card)
         if index not in allowed:
-            boxes = ", ".join(rules.categories[i] for i in allowed)
+            names = [rules.categories[i] for i in allowed]
+            boxes = ", ".join(names)
             if rules.forced_order:
-                raise OutOfOrderError(f"with forced_order the next box is {boxes}, not {category}")
-            raise JokerRuleError(f"the joker rule sends this extra yahtzee to {boxes}")
+                raise OutOfOrderError(
+                    f"with forced_order the next box is {boxes}, not {category}",
+                    category=category,
+                    boxes=names,
+                )
+            raise JokerRuleError(
+                f"the joker rule sends this extra yahtzee to {boxes}",
+                category=category,
+                boxes=names,
+            )
 
         points = rules._points(self._sorted_dice, self._card)[index]
         self._extra_bonus += rules._extra_bonus(self._sorted_dice, self._card)

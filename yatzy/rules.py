@@ -189,49 +189,138 @@ _SCANDINAVIAN_SCORERS: dict[Category, Scorer] = {
 }
 
 
+OptionKind = Literal["flag", "points", "choice", "pair"]
+"""How an option's value is written: ``flag`` true/false, ``points`` an integer >= 0,
+``choice`` one of a few integers, ``pair`` two integers >= 0 (threshold, points)."""
+
+FULL_STRAIGHT_POINTS = (21, 25, 30)
+"""The values ``full_straight_points`` may take (editions differ)."""
+
+
+# Option numbers above this are no house rule anyone plays, and would only make the
+# solver's arrays (and its integer arithmetic) huge.
+OPTION_NUMBER_MAX = 10_000
+
+
+def _invalid(option: str, value: object, expected: str) -> InvalidOptionError:
+    # `expected` doubles as the reason: a service words the message from it.
+    allowed: dict[str, object] = (
+        {"choices": list(FULL_STRAIGHT_POINTS)} if expected == "choice" else {}
+    )
+    if expected in ("points", "pair"):
+        allowed["max"] = OPTION_NUMBER_MAX
+    return InvalidOptionError(
+        f"option {option!r} must be {_EXPECTED[expected]}, not {value!r}",
+        reason=expected,
+        option=option,
+        value=value,
+        **allowed,
+    )
+
+
+_EXPECTED: dict[str, str] = {
+    "flag": "true or false",
+    "points": f"an integer from 0 to {OPTION_NUMBER_MAX}",
+    "choice": ", ".join(map(str, FULL_STRAIGHT_POINTS[:-1])) + f" or {FULL_STRAIGHT_POINTS[-1]}",
+    "pair": f"[threshold, points], two integers from 0 to {OPTION_NUMBER_MAX}",
+}
+
+
 def _check_flag(option: str, value: object) -> bool:
     if isinstance(value, bool):
         return value
-    raise InvalidOptionError(f"option {option!r} must be true or false, not {value!r}")
+    raise _invalid(option, value, "flag")
 
 
 def _check_points(option: str, value: object) -> int:
     # `type(...) is int` rather than isinstance: True is not a number of points.
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= OPTION_NUMBER_MAX:
         return value
-    raise InvalidOptionError(f"option {option!r} must be an integer >= 0, not {value!r}")
+    raise _invalid(option, value, "points")
 
 
 def _check_full_straight_points(option: str, value: object) -> int:
-    if type(value) is int and value in (21, 25, 30):
+    if type(value) is int and value in FULL_STRAIGHT_POINTS:
         return value
-    raise InvalidOptionError(f"option {option!r} must be 21, 25 or 30, not {value!r}")
+    raise _invalid(option, value, "choice")
 
 
 def _check_upper_bonus(option: str, value: object) -> tuple[int, int]:
     if (
         isinstance(value, list | tuple)
         and len(value) == 2
-        and all(type(number) is int and number >= 0 for number in value)
+        and all(type(number) is int and 0 <= number <= OPTION_NUMBER_MAX for number in value)
     ):
         return (value[0], value[1])
-    raise InvalidOptionError(
-        f"option {option!r} must be [threshold, points], two integers >= 0, not {value!r}"
-    )
+    raise _invalid(option, value, "pair")
 
 
 def _json_value(option_value: object) -> object:
     return list(option_value) if isinstance(option_value, tuple) else option_value
 
 
-_OPTION_CHECKS: dict[str, Callable[[str, object], Any]] = {
-    "forced_order": _check_flag,
-    "saved_rolls": _check_flag,
-    "upper_bonus": _check_upper_bonus,
-    "full_straight_points": _check_full_straight_points,
-    "extra_yatzy_bonus": _check_points,
-    "five_of_a_kind_full_house": _check_flag,
+# Each option's check and how its value is written; OptionSpec and the checks both read
+# this table, so what the rules page says is allowed is what the engine accepts.
+_OPTIONS: dict[str, tuple[Callable[[str, object], Any], OptionKind]] = {
+    "forced_order": (_check_flag, "flag"),
+    "saved_rolls": (_check_flag, "flag"),
+    "upper_bonus": (_check_upper_bonus, "pair"),
+    "full_straight_points": (_check_full_straight_points, "choice"),
+    "extra_yatzy_bonus": (_check_points, "points"),
+    "five_of_a_kind_full_house": (_check_flag, "flag"),
 }
+_OPTION_CHECKS: dict[str, Callable[[str, object], Any]] = {
+    name: check for name, (check, _kind) in _OPTIONS.items()
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionSpec:
+    """One option of a ruleset: its name, how its value is written, its default and
+        the values it allows (``choices`` for a flag or a choice, ``minimum`` and ``maximum`` for
+    numbers).
+
+        >>> spec = option_specs("maxi")[4]
+        >>> spec.name, spec.kind, spec.default, spec.choices, spec.minimum
+        ('full_straight_points', 'choice', 21, (21, 25, 30), None)
+    """
+
+    name: str
+    kind: OptionKind
+    default: Any
+    """JSON-able: ``upper_bonus`` is a list ``[threshold, points]``."""
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+_ALLOWED: dict[OptionKind, dict[str, Any]] = {
+    "flag": {"choices": (False, True)},
+    "points": {"minimum": 0, "maximum": OPTION_NUMBER_MAX},
+    "choice": {"choices": FULL_STRAIGHT_POINTS},
+    "pair": {"minimum": 0, "maximum": OPTION_NUMBER_MAX},
+}
+
+
+def option_specs(name: str, /) -> tuple[OptionSpec, ...]:
+    """The options ruleset ``name`` accepts, in the order of :attr:`Ruleset.options`,
+    with their defaults and allowed values. An unknown name raises
+    :class:`~yatzy.errors.UnknownRulesetError`.
+
+    >>> [(spec.name, spec.default) for spec in option_specs("yahtzee")]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('forced_order', False), ('saved_rolls', False), ('upper_bonus', [63, 35]),
+     ('five_of_a_kind_full_house', False)]
+    """
+    return tuple(
+        OptionSpec(
+            name=field.name,
+            kind=_OPTIONS[field.name][1],
+            default=_json_value(field.default),
+            **_ALLOWED[_OPTIONS[field.name][1]],
+        )
+        for field in dataclasses.fields(_ruleset_type(name))
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -302,6 +391,40 @@ class Ruleset(abc.ABC):
         return dict(zip(self.categories, self._row(dice), strict=True))
 
     @functools.cached_property
+    def max_total(self) -> int:
+        """The highest total a game of these rules can reach.
+
+        Every box is filled in a turn of its own with any dice, so each box can reach
+        its maximum in one game; the upper bonus counts when the upper boxes' maxima
+        reach its threshold. Where further yatzies pay (Yahtzee's 100, the
+        ``extra_yatzy_bonus`` house rule), a box filled after the yatzy box may instead
+        take a further yatzy: the most all-equal dice score there (joker values in
+        Yahtzee) plus that bonus, whichever is more. With ``forced_order`` only the
+        boxes printed after the yatzy box come after it.
+
+        >>> [get_ruleset(name).max_total for name in RULESETS]
+        [649, 374, 1575]
+        >>> get_ruleset("maxi", full_straight_points=30, upper_bonus=(75, 50)).max_total
+        608
+        >>> get_ruleset("yahtzee", forced_order=True).max_total  # only chance after it
+        475
+        """
+        maxima = list(self._box_maxima)
+        threshold, bonus = self.upper_bonus
+        upper_bonus = bonus if sum(maxima[: len(UPPER_CATEGORIES)]) >= threshold else 0
+        extra = self._extra_yatzy_points()
+        yatzy_box = self._category_index[self.yatzy_category]
+        if extra:
+            card: list[int | None] = [None] * len(maxima)
+            card[yatzy_box] = self.yatzy_points
+            rows = [self._points((face,) * self.dice_count, card) for face in FACES]
+            after = range(yatzy_box + 1 if self.forced_order else 0, len(maxima))
+            for box in after:
+                if box != yatzy_box:
+                    maxima[box] = max(maxima[box], max(row[box] for row in rows) + extra)
+        return sum(maxima) + upper_bonus
+
+    @functools.cached_property
     def _table(self) -> dict[Dice, tuple[int, ...]]:
         return _score_table(self)
 
@@ -315,7 +438,10 @@ class Ruleset(abc.ABC):
             return self._category_index[category]
         except (KeyError, TypeError):
             raise UnknownCategoryError(
-                f"{category!r} is not a box of {self.name} (boxes: {', '.join(self.categories)})"
+                f"{category!r} is not a box of {self.name} (boxes: {', '.join(self.categories)})",
+                category=category,
+                ruleset=self.name,
+                boxes=list(self.categories),
             ) from None
 
     def _row(self, dice: Iterable[int]) -> tuple[int, ...]:
@@ -327,7 +453,8 @@ class Ruleset(abc.ABC):
         # Equality alone would let True or 1.0 stand for a 1.
         if row is None or not all(type(die) is int for die in key):
             raise InvalidDiceError(
-                f"dice must be {self.dice_count} integers from 1 to 6, not {dice!r}"
+                f"dice must be {self.dice_count} integers from 1 to 6, not {dice!r}",
+                count=self.dice_count,
             )
         return row
 
@@ -548,18 +675,26 @@ def get_ruleset(name: str, /, **options: Any) -> Ruleset:
     ...
     yatzy.errors.OptionNotApplicableError: option 'full_straight_points' does not apply to yatzy ...
     """
+    cls = _ruleset_type(name)
+    accepted = [field.name for field in dataclasses.fields(cls)]
+    for option in sorted(options.keys() - accepted):
+        known_options = f"{name} accepts: {', '.join(accepted)}"
+        error = OptionNotApplicableError if option in _OPTIONS else UnknownOptionError
+        message = (
+            f"option {option!r} does not apply to {name} ({known_options})"
+            if option in _OPTIONS
+            else f"unknown option {option!r} ({known_options})"
+        )
+        raise error(message, option=option, ruleset=name, accepted=accepted)
+    return _interned(cls(**options))
+
+
+def _ruleset_type(name: str) -> type[Ruleset]:
     try:
-        cls = _RULESET_TYPES[name]
+        return _RULESET_TYPES[name]
     except (KeyError, TypeError):
         raise UnknownRulesetError(
-            f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})"
+            f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})",
+            name=name,
+            known=list(RULESETS),
         ) from None
-    accepted = [field.name for field in dataclasses.fields(cls)]
-    for option in options.keys() - accepted:
-        known_options = f"{name} accepts: {', '.join(accepted)}"
-        if option in _OPTION_CHECKS:
-            raise OptionNotApplicableError(
-                f"option {option!r} does not apply to {name} ({known_options})"
-            )
-        raise UnknownOptionError(f"unknown option {option!r} ({known_options})")
-    return _interned(cls(**options))

@@ -419,3 +419,34 @@ def test_an_unfinished_ranked_round_reads_expired_from_the_reveal(settings):
     assert day["my_round"]["status"] == "expired"
     # Nothing wrote it: the read alone says so.
     assert Round.objects.get(pk=state["id"]).status == "in_progress"
+
+
+def test_options_on_every_api_route_is_never_a_server_error():
+    # Found by schemathesis: OPTIONS on a generic view without a serializer was a 500.
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def routes(resolver=None, prefix=""):
+        for entry in (resolver or get_resolver()).url_patterns:
+            if isinstance(entry, URLResolver):
+                yield from routes(entry, prefix + str(entry.pattern))
+            elif isinstance(entry, URLPattern):
+                yield prefix + str(entry.pattern)
+
+    _, client = make_player()
+    client.raise_request_exception = False
+    checked = 0
+    for route in routes():
+        if not route.startswith("api/v1/"):
+            continue
+        url = "/" + (
+            route.replace("<uuid:round_id>", "00000000-0000-0000-0000-000000000000")
+            .replace("<uuid:party_id>", "00000000-0000-0000-0000-000000000000")
+            .replace("<isodate:day>", "2026-11-20")
+            .replace("<year:year>", "2026")
+            .replace("<str:code>", "ZZZZZZZZ")
+        )
+        response = client.options(url)
+        assert response.status_code < 500, (url, response.status_code, response.content[:200])
+        assert response["Content-Type"].startswith("application/json")
+        checked += 1
+    assert checked > 20

@@ -6,6 +6,7 @@ in use is refused up front."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -136,8 +137,11 @@ def test_make_run_serves_the_front_page_and_reports_a_healthy_worker(make_run):
 
     page = httpx.get(f"{make_run.url}/")
     assert page.status_code == 200
-    for link in ("/api/docs/", "/api/schema/", "/admin/", "/health/"):
-        assert f'href="{link}"' in page.text
+    assert 'data-status="anonymous"' in page.text  # today's daily, for a visitor
+    stylesheet = re.search(r'<link rel="stylesheet" href="(/static/[^"]+)"', page.text)
+    assert stylesheet is not None
+    css = httpx.get(f"{make_run.url}{stylesheet.group(1)}")  # static files are served
+    assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
 
     assert httpx.get(f"{make_run.url}/api/v1/nothing/").status_code == 404
     # The next request's access line comes after any line the 404 would have had.

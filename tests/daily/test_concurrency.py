@@ -5,14 +5,17 @@ database: SQLite (the embedded default) or PostgreSQL (CI's production stack).
 """
 
 import datetime as dt
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
+from unittest import mock
 
 import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import yatzy
 from daily import clock, services
 from daily.models import Challenge
 from games.models import Round
@@ -49,7 +52,19 @@ def test_parallel_identical_rolls_apply_exactly_once():
             f"/api/v1/rounds/{state['id']}/roll/", {"hold": [], "turn": 0, "roll": 0}, format="json"
         )
 
-    responses = in_threads(roll)
+    # Each request draws its dice between reading the round and storing the roll: meeting
+    # there, every request has read the round before any of them stores.
+    meet, met, draw = Barrier(PARALLEL), threading.local(), yatzy.Game._draw
+
+    def draw_after_all_have_read(game, *args):
+        if not getattr(met, "done", False):
+            met.done = True
+            meet.wait(timeout=10)
+        return draw(game, *args)
+
+    with mock.patch.object(yatzy.Game, "_draw", draw_after_all_have_read):
+        responses = in_threads(roll)
+    assert not meet.broken
     statuses = sorted(r.status_code for r in responses)
     assert statuses == [200] + [409] * (PARALLEL - 1)
     rnd = Round.objects.get(pk=state["id"])

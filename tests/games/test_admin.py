@@ -38,3 +38,42 @@ def test_strategy_tables_are_listed_with_their_progress_and_read_only(admin_clie
     change = admin_client.post(f"/admin/games/strategytable/{row.pk}/change/", {"status": "ready"})
     assert change.status_code == 403
     assert StrategyTable.objects.get(pk=row.pk).status == "building"
+
+
+def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client):
+    from django.utils import timezone
+
+    from games.models import ShareCode
+    from tests.games.conftest import new_game, play_worst_boxes
+
+    _, sharer = make_player(username="sharer")
+    shared = play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy"))
+    code = sharer.post(f"/api/v1/rounds/{shared['id']}/share/").json()["code"]
+    _, friend = make_player(username="friend")
+    friend.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json")
+    listing = admin_client.get("/admin/games/sharecode/").content.decode()
+    assert code in listing and "sharer" in listing
+    share = ShareCode.objects.get(code=code)
+    detail = admin_client.get(f"/admin/games/sharecode/{share.pk}/change/").content.decode()
+    assert "friend" in detail  # the play is listed
+    before = timezone.now()
+    response = admin_client.post(
+        "/admin/games/sharecode/", {"action": "revoke", "_selected_action": [share.pk]}
+    )
+    assert response.status_code == 302
+    share.refresh_from_db()
+    assert share.revoked_at is not None and share.revoked_at >= before
+    assert friend.get(f"/api/v1/friend/{code}/").status_code == 404
+
+
+def test_parties_are_read_only_with_their_seats(admin_client):
+    _, owner = make_player()
+    party = owner.post(
+        "/api/v1/games/",
+        {"mode": "party", "seats": ["Ann", "Bo"], "ruleset": "yatzy"},
+        format="json",
+    ).json()
+    detail = admin_client.get(f"/admin/games/party/{party['id']}/change/")
+    assert detail.status_code == 200
+    assert "Ann" in detail.content.decode() and "Bo" in detail.content.decode()
+    assert admin_client.get("/admin/games/party/add/").status_code == 403

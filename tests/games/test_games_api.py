@@ -64,6 +64,11 @@ def test_a_game_is_the_same_round_as_the_daily_with_the_same_preconditions():
         ({"mode": "solo", "options": {"forced_order": "yes"}}, "invalid_option"),
         ({"mode": "computer", "level": "godlike"}, "invalid_input"),
         ({"mode": "solo", "level": "easy"}, "level_not_applicable"),
+        ({"mode": "solo", "options": {"upper_bonus": [10**9, 5]}}, "invalid_option"),
+        (
+            {"mode": "solo", "ruleset": "yatzy", "options": {"extra_yatzy_bonus": 10**20}},
+            "invalid_option",
+        ),
         ({"mode": "tennis"}, "invalid_input"),
         ({"mode": "party"}, "invalid_seats"),
         ({"mode": "solo", "seats": ["Ann", "Bo"]}, "seats_not_applicable"),

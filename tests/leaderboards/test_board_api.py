@@ -67,6 +67,7 @@ def test_a_player_without_a_line_gets_an_empty_board_and_me_null():
     with travel(noon(DAY)):
         body = board(client, f"daily/{DAY}/")
     assert body == {
+        "name": "Today's dice",
         "count": 0,
         "next": None,
         "previous": None,

@@ -2,18 +2,30 @@
 
 import datetime as dt
 from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
 
 import pytest
 import time_machine
-from django.db import connection
-from kombu.exceptions import OperationalError as KombuOperationalError
+from django.db import IntegrityError, connection, transaction
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games import services as game_services
 from games import tasks as game_tasks
-from leaderboards import selectors, services, tasks
+from games.models import Round
+from leaderboards import jobs, selectors, services, tasks
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 from tests.factories import make_player, play_round
-from tests.leaderboards.conftest import board, noon, ranked, travel
+from tests.leaderboards.conftest import (
+    board,
+    broker_down,
+    noon,
+    play,
+    ranked,
+    ranked_start,
+    scripted_dice,
+    travel,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,8 +49,13 @@ def snapshot() -> tuple[list, list]:
     return entries, histogram
 
 
+def closing_time(day: dt.date) -> dt.datetime:
+    """A minute after the day's grace period (30 minutes past midnight) has ended."""
+    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)
+
+
 def close(day: dt.date) -> list[str]:
-    with travel(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 31), tzinfo=dt.UTC)):
+    with travel(closing_time(day)):
         return game_tasks.days_close_due.delay().get()
 
 
@@ -50,14 +67,18 @@ def daily_ranks(day: dt.date) -> dict[str, int]:
 
 
 def test_day_close_freezes_the_board_once():
-    players = [make_player(f"p{i}")[0] for i in range(4)]
-    for user, score in zip(players, [300, 250, 250, 200], strict=True):
+    players = [make_player(f"p{i}")[0] for i in range(5)]
+    for user, score in zip(players, [300, 250, 250, 200], strict=False):
         ranked(user, DAY, score)
+    ranked(players[4], DAY, 260, record=False)  # its board job could not be sent
+    assert daily_ranks(DAY) == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
     assert close(DAY) == [DAY.isoformat()]
     frozen = snapshot()
-    assert daily_ranks(DAY) == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
+    # The closed board holds exactly the day's ranked rounds: its ranks are final.
+    assert daily_ranks(DAY) == {"p0": 1, "p4": 2, "p1": 3, "p2": 3, "p3": 5}
     assert close(DAY) == []
-    assert game_services.day_close(day=DAY) is False
+    with travel(closing_time(DAY)):
+        assert game_services.day_close(day=DAY) is False
     for user in players:  # every job of the day again: the closed board stays as it is
         services.board_player_refresh(player_id=user.pk, day=DAY)
     assert snapshot() == frozen
@@ -65,28 +86,59 @@ def test_day_close_freezes_the_board_once():
 
 def test_the_api_shows_a_closed_days_board_as_frozen():
     user, client = make_player()
-    ranked(user, DAY, 123)
+    other, _ = make_player()
+    ranked(other, DAY, 200)
+    ranked(user, DAY, 123, record=False)  # its board job could not be sent
+    with travel(noon(DAY, 30)):
+        open_day = board(client, f"daily/{DAY}/")
     close(DAY)
     with travel(noon(DAY + dt.timedelta(days=2))):
         body = board(client, f"daily/{DAY}/")
-    assert body["frozen"] is True and body["me"]["rank"] == 1
+    assert (open_day["frozen"], open_day["me"], open_day["count"]) == (False, None, 1)
+    assert (body["frozen"], body["count"]) == (True, 2)
+    assert (body["me"]["rank"], body["me"]["value"]) == (2, 123)
+
+
+def test_a_day_closed_while_the_broker_is_down_has_its_whole_board_at_once():
+    # The freeze itself repairs the day's board inside the close; the player's other
+    # boards are repaired by the jobs it enqueues, or, with the broker down, by the
+    # catch-up of the update the round still owes.
+    on_time, _ = make_player("on-time")
+    lost, _ = make_player("lost")
+    ranked(on_time, DAY, 200)
+    ranked(lost, DAY, 250, record=False)
+    with broker_down():
+        assert close(DAY) == [DAY.isoformat()]
+    assert daily_ranks(DAY) == {"lost": 1, "on-time": 2}
+    assert not BoardEntry.objects.filter(player=lost).exclude(board=f"daily:{DAY}").exists()
+    with travel(noon(DAY + dt.timedelta(days=1))):
+        assert tasks.boards_catch_up.delay().get() == 1
+    lines = dict(BoardEntry.objects.filter(player=lost).values_list("board", "value"))
+    assert lines == {f"daily:{DAY}": 250, "best": 250, "streak": 1, "advent:2026": 250}
 
 
 def test_a_late_job_for_a_closed_day_still_lands_on_its_board():
     first, _ = make_player("first")
     late, _ = make_player("late")
     ranked(first, DAY, 200)
-    rnd = ranked(late, DAY, 300, record=False)  # its job is still queued
+    ranked(late, DAY, 300, record=False)  # its job could not be sent
     with pytest.MonkeyPatch.context() as patch:
-        # Day close sees nothing missing if the catch-up is disabled…
+        # Day close sees nothing missing if its check is disabled…
         patch.setattr("leaderboards.sql.daily_mismatched_players", lambda *a: [])
         close(DAY)
     assert daily_ranks(DAY) == {"first": 1}
-    tasks.board_record_round.delay(str(rnd.id))  # …and the late job arrives afterwards.
+    with travel(noon(DAY + dt.timedelta(days=1))):  # …and the catch-up runs it afterwards.
+        assert tasks.boards_catch_up.delay().get() == 1
     assert daily_ranks(DAY) == {"late": 1, "first": 2}
 
 
 def test_day_close_catches_up_on_board_jobs_that_never_ran():
+    season = Season.objects.create(
+        name="Early December", slug="early", start_date=DAY, end_date=DAY
+    )
+    Season.objects.create(
+        name="Later", slug="later", start_date=DAY + dt.timedelta(1), end_date=DAY + dt.timedelta(9)
+    )
     recorded, _ = make_player("recorded")
     lost, client = make_player("lost")
     ranked(recorded, DAY, 200)
@@ -94,12 +146,55 @@ def test_day_close_catches_up_on_board_jobs_that_never_ran():
     assert not BoardEntry.objects.filter(player=lost).exists()
     assert close(DAY) == [DAY.isoformat()]
     lines = dict(BoardEntry.objects.filter(player=lost).values_list("board", "value"))
-    assert lines == {f"daily:{DAY}": 250, "best": 250, "streak": 1, "advent:2026": 250}
+    assert lines == {
+        f"daily:{DAY}": 250,
+        "best": 250,
+        "streak": 1,
+        "advent:2026": 250,
+        f"season:{season.pk}:best": 250,
+        f"season:{season.pk}:streak": 1,
+    }
     caught_up = snapshot()
     services.boards_reconcile()
     assert snapshot() == caught_up
     with travel(noon(DAY + dt.timedelta(days=1))):
         assert board(client, f"daily/{DAY}/")["me"]["rank"] == 1
+
+
+def test_the_freeze_finds_exactly_the_players_whose_line_on_the_day_is_wrong():
+    on_time, lost, removed = (make_player(name)[0] for name in ("on-time", "lost", "removed"))
+    for user in (on_time, removed):
+        ranked(user, DAY - dt.timedelta(days=1), 180)
+    ranked(on_time, DAY, 200)
+    ranked(lost, DAY, 250, record=False)  # its board job was lost
+    gone = ranked(removed, DAY, 300)
+    Round.objects.filter(pk=gone.pk).delete()  # not through round_delete: its line stays
+    with travel(closing_time(DAY)), transaction.atomic():
+        missed = services.board_day_freeze(day=DAY)
+    assert sorted(missed) == sorted([lost.pk, removed.pk])
+    assert daily_ranks(DAY) == {"lost": 1, "on-time": 2}
+    with travel(closing_time(DAY)), transaction.atomic():
+        assert services.board_day_freeze(day=DAY) == []
+
+
+def test_a_day_close_that_missed_more_updates_than_the_limit_has_every_board_reconciled(
+    monkeypatch,
+):
+    monkeypatch.setattr(jobs, "CATCH_UP_PER_PLAYER_LIMIT", 1)
+    players = [make_player(f"m{i}")[0] for i in range(2)]
+    for i, user in enumerate(players):
+        ranked(user, DAY, 200 + i, record=False)
+    assert close(DAY) == [DAY.isoformat()]
+    assert set(BoardEntry.objects.values_list("board", "player__username", "value")) == {
+        (board, f"m{i}", value)
+        for i in range(2)
+        for board, value in [
+            (f"daily:{DAY}", 200 + i),
+            ("best", 200 + i),
+            ("streak", 1),
+            ("advent:2026", 200 + i),
+        ]
+    }
 
 
 def _season_data():
@@ -127,15 +222,25 @@ def test_reconcile_rebuilds_exactly_what_the_incremental_updates_built():
     BoardHistogram.objects.create(board="daily:2020-01-01", value=5, count=3)  # stale board
     assert tasks.boards_reconcile.delay().get() > 0
     assert snapshot() == incremental
+    BoardEntry.objects.all().delete()  # from the rounds and seasons alone
+    BoardHistogram.objects.all().delete()
+    services.boards_reconcile()
+    assert snapshot() == incremental
 
 
 def test_reconcile_keeps_closed_days_frozen():
     _season_data()
-    close(dt.date(2026, 11, 28))
+    day = dt.date(2026, 11, 28)
+    ranked(make_player("lost")[0], day, 640, minute=5, record=False)
+    close(day)
     before = snapshot()
+    rounds = Round.objects.filter(challenge__date=day, ranked=True, status=Round.Status.COMPLETED)
+    closed_board = {
+        (name, value, at) for key, name, value, at, *_ in before[0] if key == f"daily:{day}"
+    }
+    assert closed_board == set(rounds.values_list("player__username", "total", "completed_at"))
     services.boards_reconcile()
     assert snapshot() == before
-    assert BoardEntry.objects.filter(board="daily:2026-11-28").exists()
 
 
 def test_parallel_and_repeated_jobs_build_what_a_rebuild_builds():
@@ -185,12 +290,8 @@ def test_a_board_job_the_broker_lost_is_run_by_the_catch_up():
     with travel(noon(DAY)):
         state = client.post(f"/api/v1/daily/{DAY}/rounds/").json()
 
-    def broker_down(*args: object) -> None:
-        raise KombuOperationalError("Error 111 connecting to redis: Connection refused.")
-
     with time_machine.travel(noon(DAY, 1), tick=True):
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(tasks.board_record_round, "delay", broker_down)
+        with broker_down():
             final = play_round(client, state["id"])
         assert final["status"] == "completed"
         assert not BoardEntry.objects.exists()
@@ -223,6 +324,103 @@ def test_the_api_answers_with_the_cache_unreachable(settings):
     user, client = make_player()
     ranked(user, DAY, 222)
     with travel(noon(DAY, 30)):
-        for path in (f"daily/{DAY}/", "best-day/", "streaks/", "advent/2026/"):
-            assert board(client, path)["me"]["value"] in (222, 1)
+        values = {
+            path: board(client, path)["me"]["value"]
+            for path in (f"daily/{DAY}/", "best-day/", "streaks/", "advent/2026/")
+        }
         assert client.get("/api/v1/advent/2026/").json()["total"] == 222
+    assert values == {f"daily/{DAY}/": 222, "best-day/": 222, "streaks/": 1, "advent/2026/": 222}
+
+
+def test_the_catch_up_runs_the_oldest_owed_updates_first_and_at_most_limit_a_run():
+    players = [make_player(f"o{i}")[0] for i in range(3)]
+    for i, user in enumerate(players):  # completed at 12:00, 12:10 and 12:20
+        ranked(user, DAY, 200 + i, minute=10 * i, record=False)
+
+    def on_board() -> set[str]:
+        entries = BoardEntry.objects.filter(board="best")
+        return set(entries.values_list("player__username", flat=True))
+
+    with travel(noon(DAY, 30)):
+        assert services.boards_catch_up(older_than=dt.timedelta(minutes=15), limit=1) == 1
+        assert on_board() == {"o0"}
+        assert services.boards_catch_up(older_than=dt.timedelta(minutes=15)) == 1
+        assert on_board() == {"o0", "o1"}  # o2's update is only 10 minutes overdue
+        assert services.boards_catch_up() == 1
+        assert services.boards_catch_up() == 0
+    assert on_board() == {"o0", "o1", "o2"}
+    assert not PendingBoardUpdate.objects.exists()
+
+
+RACERS = 8
+
+
+def test_racing_final_scores_complete_a_ranked_round_once_and_owe_its_boards_one_update():
+    # Every request has read the round before any of them stores (they meet at the
+    # dice), and the broker is down, so the owed update stays for the catch-up to run.
+    user, _ = make_player("racer")
+    key = Token.objects.get(user=user).key
+    with travel(noon(DAY)):
+        rnd, plan = ranked_start(user, DAY, 300)
+        last = len(plan) - 1
+        with scripted_dice([dice for _, dice in plan]):
+            play(user, rnd, plan, range(last))
+            game_services.round_roll(round_id=rnd.id, player=user, hold=(), turn=last, roll=0)
+
+    def final_score(_index: int) -> int:
+        http = APIClient()
+        http.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        try:
+            body = {"category": plan[last][0], "turn": last}
+            return http.post(f"/api/v1/rounds/{rnd.id}/score/", body, format="json").status_code
+        finally:
+            connection.close()
+
+    meet = Barrier(RACERS)
+    racing = scripted_dice([dice for _, dice in plan], rendezvous=meet)
+    with travel(noon(DAY, 1)), broker_down(), racing, ThreadPoolExecutor(RACERS) as pool:
+        statuses = sorted(pool.map(final_score, range(RACERS)))
+    assert not meet.broken
+    assert statuses == [200] + [409] * (RACERS - 1)
+    rnd.refresh_from_db()
+    assert (rnd.status, rnd.total, len(rnd.actions)) == ("completed", 300, 2 * len(plan))
+    assert list(PendingBoardUpdate.objects.values_list("round_id", flat=True)) == [rnd.id]
+    with travel(noon(DAY, 2)):
+        assert tasks.boards_catch_up.delay().get() == 1
+    assert set(BoardHistogram.objects.values_list("board", "value", "count")) == {
+        (f"daily:{DAY}", 300, 1),
+        ("best", 300, 1),
+        ("streak", 1, 1),
+        ("advent:2026", 300, 1),
+    }
+
+
+def test_a_ranked_round_completes_only_together_with_the_board_update_it_owes():
+    # The owed update is recorded in the transaction that completes the round: when
+    # that insert fails (here: a row for the round is already there), the round is not
+    # completed either, and a retry completes it.
+    user, _ = make_player()
+    with travel(noon(DAY)):
+        rnd, plan = ranked_start(user, DAY, 321)
+        last = len(plan) - 1
+
+        def final_score() -> None:
+            game_services.round_score(
+                round_id=rnd.id, player=user, category=plan[last][0], turn=last
+            )
+
+        with scripted_dice([dice for _, dice in plan]):
+            play(user, rnd, plan, range(last))
+            game_services.round_roll(round_id=rnd.id, player=user, hold=(), turn=last, roll=0)
+            PendingBoardUpdate.objects.create(round=rnd)
+            with pytest.raises(IntegrityError):
+                final_score()
+            rnd.refresh_from_db()
+            assert (rnd.status, rnd.total, len(rnd.actions)) == ("in_progress", None, 2 * last + 1)
+            assert not BoardEntry.objects.exists()
+            PendingBoardUpdate.objects.all().delete()
+            final_score()
+    rnd.refresh_from_db()
+    assert (rnd.status, rnd.total) == ("completed", 321)
+    assert BoardEntry.objects.get(board=f"daily:{DAY}").value == 321
+    assert not PendingBoardUpdate.objects.exists()

@@ -47,8 +47,8 @@ def test_the_current_streak_lasts_through_the_next_day_and_drops_at_the_midnight
 def test_the_day_boundary_is_the_daily_time_zone(settings):
     settings.DAILY_TIME_ZONE = "Pacific/Auckland"  # UTC+13 in November
     user, client = make_player()
-    # Noon UTC on day n is already day n+1 in Auckland; ranked() stores the UTC noon.
-    ranked(user, day(1), 200)
+    # Noon UTC on day 1 is already day 2 in Auckland: play day 1 at noon Auckland time.
+    ranked(user, day(1), 200, at=noon(day(1)) - dt.timedelta(hours=13))
     auckland_midnight = dt.datetime.combine(day(3), dt.time.min, tzinfo=dt.UTC) - dt.timedelta(
         hours=13
     )

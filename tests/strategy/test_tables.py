@@ -135,3 +135,12 @@ def test_a_build_reports_its_progress_up_to_every_state(tmp_path):
     assert len(seen) > 1
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] == seen[-1][1]
+
+
+def test_an_unreachable_bonus_threshold_keeps_the_state_layout_small():
+    from yatzy.strategy._layout import Layout
+
+    unreachable = rules_of(yatzy.get_ruleset("yatzy", upper_bonus=(10_000, 50)))
+    just_above = rules_of(yatzy.get_ruleset("yatzy", upper_bonus=(106, 50)))  # 5 dice: 105 max
+    assert unreachable.threshold == just_above.threshold == 106
+    assert Layout.of(unreachable).size == Layout.of(just_above).size

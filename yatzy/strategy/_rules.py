@@ -123,7 +123,7 @@ def _tabulate(rs: RulesetLike, options: dict[str, Any]) -> Rules:
                 for f in range(FACES):
                     dice = (f + 1,) * rs.dice_count
                     joker[c, f] = int(row.max()) if fixed else rs.score(categories[c], dice)
-    threshold, bonus = _upper_bonus(options)
+    threshold, bonus = _upper_bonus(options, rs.dice_count)
     # Yahtzee's 100 per further yahtzee is a rule, the Scandinavian one an option.
     extra = getattr(rs, "extra_yahtzee_points", None) or options.get("extra_yatzy_bonus") or 0
     return Rules(
@@ -148,6 +148,9 @@ def _tabulate(rs: RulesetLike, options: dict[str, Any]) -> Rules:
     )
 
 
-def _upper_bonus(options: dict[str, Any]) -> tuple[int, int]:
+def _upper_bonus(options: dict[str, Any], dice_count: int) -> tuple[int, int]:
+    """The bonus threshold and points. A threshold above the most the upper boxes can
+    total (every die on its face in each: 21 per die) is never reached, whatever it is:
+    it is capped one above that, which keeps the state layout small."""
     threshold, points = options["upper_bonus"]
-    return int(threshold), int(points)
+    return min(int(threshold), 21 * dice_count + 1), int(points)

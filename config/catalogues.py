@@ -1,0 +1,187 @@
+"""The message catalogues under ``locale/``: compiling them, and extracting their ids.
+
+``python -m config.catalogues`` (``make install`` and ``make run`` call it, so does the
+Dockerfile) compiles every ``locale/<lang>/LC_MESSAGES/django.po`` whose ``.mo`` is
+missing or older, in pure Python with polib: GNU gettext is not needed to run the site.
+The ``.mo`` files are build outputs and not committed.
+
+``python -m config.catalogues update`` (``make messages``) extracts the message ids of
+the project's apps with Django's ``makemessages`` (which needs GNU gettext) and merges
+them into every catalogue: new ids arrive with an empty translation, vanished ones are
+dropped, and the English catalogue's translations are its ids. docs/i18n.md has the
+whole workflow.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import polib
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE_DIR = ROOT / "locale"
+DOMAIN = "django"
+
+# Plural-Forms headers: gettext's own values (Polish has three forms, Japanese one).
+PLURAL_FORMS = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "da": "nplurals=2; plural=(n != 1);",
+    "de": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "it": "nplurals=2; plural=(n != 1);",
+    "sv": "nplurals=2; plural=(n != 1);",
+    "nb": "nplurals=2; plural=(n != 1);",
+    "fi": "nplurals=2; plural=(n != 1);",
+    "nl": "nplurals=2; plural=(n != 1);",
+    "pl": (
+        "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);"
+    ),
+    "ja": "nplurals=1; plural=0;",
+}
+
+
+def catalogue(language: str, root: Path = LOCALE_DIR) -> Path:
+    """Where the catalogue of ``language`` lives.
+
+    >>> catalogue("nl").relative_to(ROOT).as_posix()
+    'locale/nl/LC_MESSAGES/django.po'
+    """
+    return root / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_all(root: Path = LOCALE_DIR) -> list[Path]:
+    """Compile each catalogue under ``root`` whose ``.mo`` is missing or older than its
+    ``.po``; returns the ``.mo`` files written. Each is written beside and then renamed,
+    so a running server never reads half a file. Fuzzy entries are left out."""
+    written = []
+    for po in sorted(root.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        partial = mo.with_name(f".{mo.name}.partial")
+        polib.pofile(str(po)).save_as_mofile(str(partial))
+        os.replace(partial, mo)
+        written.append(mo)
+    return written
+
+
+def source_apps() -> list[str]:
+    """The project's directories whose texts are translated: ``config`` and every local
+    app in ``INSTALLED_APPS`` (a new app's texts are extracted once it is installed)."""
+    from django.conf import settings
+
+    local = [app for app in settings.INSTALLED_APPS if (ROOT / app).is_dir()]
+    return ["config", *local]
+
+
+def extract(workdir: Path, languages: list[str]) -> Path:
+    """Run ``makemessages`` for ``languages`` on a copy of the source apps in
+    ``workdir`` (it writes beside any ``locale/`` it walks into, so never in the
+    checkout itself); ``workdir/locale`` may hold catalogues to merge into. Returns that
+    locale directory."""
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    for app in source_apps():
+        shutil.copytree(
+            ROOT / app, workdir / app, ignore=shutil.ignore_patterns("__pycache__", "migrations")
+        )
+    locale = workdir / "locale"
+    locale.mkdir(exist_ok=True)
+    cwd = Path.cwd()
+    os.chdir(workdir)
+    try:
+        with override_settings(LOCALE_PATHS=[locale]):
+            call_command(
+                "makemessages",
+                locale=languages,
+                domain=DOMAIN,
+                extensions=["html", "txt", "py"],
+                no_obsolete=True,
+                add_location="file",
+                verbosity=0,
+            )
+    finally:
+        os.chdir(cwd)
+    return locale
+
+
+def update() -> list[Path]:
+    """Bring every catalogue of ``settings.LANGUAGES`` up to date with the source:
+    returns the catalogues written."""
+    from django.conf import settings
+
+    languages = [code for code, _name in settings.LANGUAGES]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for language in languages:
+            if catalogue(language).exists():
+                catalogue(language, work / "locale").parent.mkdir(parents=True)
+                shutil.copy(catalogue(language), catalogue(language, work / "locale"))
+        extract(work, languages)
+        written = []
+        for language in languages:
+            po = polib.pofile(str(catalogue(language, work / "locale")))
+            po.header = f"Maxi Yatzy Daily: the {language} message catalogue (docs/i18n.md)."
+            po.metadata_is_fuzzy = False
+            for churn in _CHURN:
+                po.metadata.pop(churn, None)
+            po.metadata["Project-Id-Version"] = "maxi-yatzy-daily"
+            po.metadata["Language"] = language
+            po.metadata["Plural-Forms"] = PLURAL_FORMS[language]
+            po.metadata["Content-Type"] = "text/plain; charset=UTF-8"
+            if language == "en":
+                _english(po)
+            target = catalogue(language)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            po.save(str(target))
+            written.append(target)
+    return written
+
+
+# Header fields that would change on every run or say nothing here.
+_CHURN = (
+    "POT-Creation-Date",
+    "PO-Revision-Date",
+    "Last-Translator",
+    "Language-Team",
+    "Report-Msgid-Bugs-To",
+)
+
+
+def _english(po: polib.POFile) -> None:
+    """English says what the message ids say (fill in what is still empty)."""
+    for entry in po:
+        if entry.msgid_plural and not any(entry.msgstr_plural.values()):
+            entry.msgstr_plural = {0: entry.msgid, 1: entry.msgid_plural}
+        elif not entry.msgid_plural and not entry.msgstr:
+            entry.msgstr = entry.msgid
+        if "fuzzy" in entry.flags:
+            entry.flags.remove("fuzzy")
+
+
+def main(argv: list[str]) -> int:
+    if argv[1:] == ["update"]:
+        import django
+
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        django.setup()
+        for path in update():
+            print(f"updated {path.relative_to(ROOT)}")
+        return 0
+    if argv[1:]:
+        print("usage: python -m config.catalogues [update]", file=sys.stderr)
+        return 2
+    written = compile_all()
+    if written:
+        print(f"compiled {len(written)} message catalogue(s) under locale/")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

@@ -1,0 +1,479 @@
+"""The pages through Django's test client: what each shows, forms that post and
+redirect, errors as messages, the security headers, escaping, and the session on the
+API with its CSRF check."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.html import escape
+
+from accounts.models import User
+from daily import clock
+from daily.services import challenge_get_or_create
+from games.models import Round
+from leaderboards.models import Season
+from tests.factories import make_player
+from tests.leaderboards.conftest import noon, ranked, travel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a-long-enough-passphrase"
+
+
+def logged_in(username: str = "ada", **fields) -> tuple[User, Client]:
+    user, _ = make_player(username, **fields)
+    client = Client()
+    client.force_login(user)
+    return user, client
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def start(client: Client) -> str:
+    """Start today's round from the front page's form; returns the play page's path."""
+    response = client.post(f"/daily/{clock.today()}/play/")
+    assert response.status_code == 302
+    assert re.fullmatch(r"/play/[0-9a-f-]{36}/", response["Location"])
+    return response["Location"]
+
+
+def boxes(page: str) -> dict[str, int]:
+    return {box: int(points) for box, points in re.findall(r'data-box="(\w+)"[^>]*>(\d+)<', page)}
+
+
+def state(path: str) -> Round:
+    return Round.objects.get(pk=path.split("/")[2])
+
+
+# -- the front page ---------------------------------------------------------------------
+
+
+def test_a_visitor_sees_todays_commitment_and_the_way_to_log_in():
+    response = Client().get("/")
+    page = text(response)
+    challenge = challenge_get_or_create(day=clock.today())
+    assert response.status_code == 200
+    assert '<html lang="en">' in page
+    assert 'data-status="anonymous"' in page
+    assert challenge.commitment in page
+    assert bytes(challenge.seed).hex() not in page  # not revealed before the day is over
+    assert 'href="/accounts/login/?next=/"' in page
+
+
+def test_the_front_page_counts_down_to_the_reset_in_the_players_time_zone():
+    _, client = logged_in(time_zone="Asia/Tokyo")
+    with travel(dt.datetime(2026, 11, 20, 22, 0, tzinfo=dt.UTC)):
+        page = text(client.get("/"))
+    assert 'data-seconds="7200"' in page  # two hours to midnight UTC
+    assert "at 9 a.m. (Asia/Tokyo)" in page  # midnight UTC is 09:00 in Tokyo
+    assert "data-door" not in page  # no advent calendar in November
+
+
+def test_the_front_page_in_december_shows_the_advent_calendar():
+    _, client = logged_in()
+    with travel(noon(dt.date(2026, 12, 3))):
+        page = text(client.get("/"))
+    doors = re.findall(r'data-door="(\d+)" data-state="(\w+)"', page)
+    assert [int(d) for d, _ in doors] == list(range(1, 25))
+    assert dict(doors)["3"] == "open" and dict(doors)["4"] == "locked"
+
+
+def test_the_front_page_shows_the_score_and_rank_of_the_day():
+    me, client = logged_in()
+    rival, _ = make_player("rival")
+    today = clock.today()
+    ranked(rival, today, 300)
+    ranked(me, today, 250)
+    with travel(noon(today, 30)):
+        page = text(client.get("/"))
+    assert 'data-status="completed"' in page
+    assert "<strong data-total>250</strong>" in page
+    assert "Rank 2 on today's board." in page
+
+
+# -- playing ----------------------------------------------------------------------------
+
+
+def test_play_starts_the_ranked_round_and_shows_the_dice_after_a_roll():
+    _, client = logged_in()
+    path = start(client)
+    page = text(client.get(path))
+    assert 'data-action="roll"' in page and "data-die" not in page and "data-box" not in page
+    response = client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    assert response.status_code == 302 and response["Location"] == path
+    page = text(client.get(path))
+    rnd = state(path)
+    game_dice = rnd.snapshot["dice"]
+    assert len(re.findall(r'data-die="\d"', page)) == 6 == len(game_dice)
+    from games.selectors import round_game
+
+    assert boxes(page) == round_game(rnd).options()  # each open box: its points now
+    assert rnd.ranked
+
+
+def test_holds_without_javascript_are_a_get_form_and_the_roll_keeps_the_held_dice():
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    first = state(path).snapshot["dice"]
+    page = text(client.get(path, {"hold": "0", "toggle": "3"}))
+    pressed = re.findall(r'data-die="(\d)" aria-pressed="(\w+)"', page)
+    assert [p for p, on in pressed if on == "true"] == ["0", "3"]
+    assert re.search(r'name="hold" value="0">\s*<input type="hidden" name="hold" value="3"', page)
+    response = client.post(f"{path}roll/", {"turn": 0, "roll": 1, "hold": ["0", "3"]})
+    assert response["Location"] == f"{path}?hold=0&hold=3"  # the holds stay
+    second = state(path).snapshot["dice"]
+    assert (second[0], second[3]) == (first[0], first[3])
+
+
+def test_a_stale_or_illegal_action_is_shown_as_its_message_and_changes_nothing():
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    again = client.post(f"{path}roll/", {"turn": 0, "roll": 0}, follow=True)  # a retry: 409
+    assert "The round has moved on since you last saw it" in unescape(text(again))
+    wrong = client.post(f"{path}score/", {"turn": 0, "category": "yahtzee"}, follow=True)
+    assert "Yahtzee is not a box of Maxi Yatzy." in unescape(text(wrong))  # the engine's 400
+    assert state(path).snapshot["rolls_used"] == 1
+    assert state(path).snapshot["turn"] == 0
+
+
+def test_a_finished_round_shows_its_rank_and_the_days_distribution():
+    _, client = logged_in()
+    rival, _ = make_player("rival")
+    ranked(rival, clock.today(), 640)
+    path = start(client)
+    for turn in range(20):
+        client.post(f"{path}roll/", {"turn": turn, "roll": 0})
+        category = next(iter(boxes(text(client.get(path)))))
+        client.post(f"{path}score/", {"turn": turn, "category": category})
+    page = text(client.get(path))
+    rnd = state(path)
+    assert rnd.status == "completed"
+    assert f"<td data-total>{rnd.total}</td>" in page
+    assert "Rank 2 of 2 on the day's board." in page
+    assert '<svg data-chart="distribution"' in page
+    assert page.count("<g data-me>") == 1
+
+
+def page_round_routes() -> list[str]:
+    """Every page URL that names a round."""
+    resolver = get_resolver()
+    return sorted(
+        str(entry.pattern)
+        for entry in resolver.url_patterns
+        if isinstance(entry, URLResolver)
+        for entry in entry.url_patterns
+        if isinstance(entry, URLPattern)
+        and "round_id" in str(entry.pattern)
+        and not str(entry.pattern).startswith("api/")
+        and entry.callback.__module__ == "web.views"
+    )
+
+
+def test_another_players_round_is_not_found_on_any_page_or_form():
+    _, owner = logged_in("owner")
+    path = start(owner)
+    owner.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    before = Round.objects.values("snapshot", "status").get()
+    _, other = logged_in("other")
+    routes = page_round_routes()
+    assert routes == [
+        "play/<uuid:round_id>/",
+        "play/<uuid:round_id>/roll/",
+        "play/<uuid:round_id>/score/",
+    ]
+    for route in routes:
+        url = "/" + route.replace("<uuid:round_id>", path.split("/")[2])
+        post = {"turn": 0, "roll": 1, "category": "chance"}
+        response = other.get(url) if route == routes[0] else other.post(url, post)
+        assert response.status_code == 404, url
+        assert "No such round." in text(response)
+    assert Round.objects.values("snapshot", "status").get() == before
+
+
+def test_pages_that_need_a_player_send_a_visitor_to_log_in():
+    for path in ["/settings/", f"/boards/daily/{clock.today()}/", "/advent/2026/", "/players/x/"]:
+        response = Client().get(path)
+        assert response.status_code == 302
+        assert response["Location"].startswith("/accounts/login/?next=")
+
+
+# -- boards, advent, player, rules ------------------------------------------------------
+
+
+def test_a_board_marks_the_players_own_row_and_pages_around_them():
+    me, client = logged_in()
+    day = clock.today()
+    others = User.objects.bulk_create([User(username=f"p{n:02}") for n in range(60)])
+    for n, other in enumerate(others):
+        ranked(other, day, 100 + n)
+    ranked(me, day, 101)
+    first = text(client.get(f"/boards/daily/{day}/"))
+    assert len(re.findall(r"<tr data-rank=", first)) == 50
+    assert "data-me" not in first.split("<tbody>")[1].split("</tbody>")[0]
+    assert "You: rank 59 (101)" in first
+    assert 'href="/boards/daily/' in first and "page=2" in first
+    around = text(client.get(f"/boards/daily/{day}/", {"around": "me"}))
+    mine = re.findall(r'<tr data-rank="(\d+)" data-me', around)
+    assert mine == ["59"]
+    assert len(re.findall(r"<tr data-rank=", around)) == 21
+    second = text(client.get(f"/boards/daily/{day}/", {"page": 2}))
+    assert re.findall(r'<tr data-rank="(\d+)"', second)[0] == "51"
+
+
+def test_streak_and_best_day_boards_and_their_seasons():
+    me, client = logged_in()
+    today = clock.today()
+    for back in (2, 1, 0):
+        ranked(me, today - dt.timedelta(days=back), 200 + back)
+    Season.objects.create(name="Winter", slug="winter", start_date=today, end_date=today)
+    streaks = text(client.get("/boards/streaks/"))
+    longest_and_current = r'<tr data-rank="1" data-me.*?"num">3</td>\s*<td class="num">3</td>'
+    assert re.search(longest_and_current, streaks, re.S)
+    best = text(client.get("/boards/best-day/"))
+    assert re.search(r'data-me.*?<td class="num">202</td>', best, re.S)
+    assert '<option value="winter">Winter</option>' in best
+    assert client.get("/boards/best-day/", {"season": "nope"}).status_code == 404
+    assert client.get("/boards/advent/2026/", {"season": "winter"}).status_code == 400
+    assert client.get("/boards/best-day/", {"page": "x"}).status_code == 400
+
+
+def test_chart_coordinates_are_plain_numbers_in_every_language():
+    me, client = logged_in()
+    for back, total in ((2, 150), (1, 260), (0, 211)):
+        ranked(me, clock.today() - dt.timedelta(days=back), total)
+    for path in [f"/boards/daily/{clock.today()}/", "/players/ada/"]:
+        page = text(client.get(path, HTTP_ACCEPT_LANGUAGE="de"))
+        assert '<html lang="de">' in page
+        assert re.search(r'<svg data-chart="\w+" viewBox="0 0 600 220"', page)
+        assert not re.search(r'(x|y|cx|cy|width|height|x1|x2|y1|y2)="-?\d+,\d', page)
+
+
+def test_a_future_days_board_is_not_found():
+    _, client = logged_in()
+    response = client.get(f"/boards/daily/{clock.today() + dt.timedelta(days=1)}/")
+    assert response.status_code == 404
+    assert "There is no daily challenge for" in text(response)
+
+
+def test_the_advent_page_has_24_doors_with_their_states():
+    me, client = logged_in()
+    ranked(me, dt.date(2026, 12, 1), 300)
+    for day in range(1, 4):
+        challenge_get_or_create(day=dt.date(2026, 12, day))
+    with travel(noon(dt.date(2026, 12, 3))):
+        page = text(client.get("/advent/2026/"))
+    states = re.findall(r'data-door="\d+" data-state="(\w+)"', page)
+    assert states == ["played", "missed", "open"] + ["locked"] * 21
+    assert "300 points, rank 1" in page
+    assert page.count('action="/daily/2026-12-0') == 3  # two replays and today's door
+
+
+def test_the_player_page_shows_days_best_streaks_and_history():
+    me, client = logged_in()
+    today = clock.today()
+    for back, total in ((3, 150), (1, 260), (0, 210)):
+        ranked(me, today - dt.timedelta(days=back), total)
+    page = text(client.get("/players/ADA/"))  # any case
+    assert "<dd data-days-played>3</dd>" in page
+    assert re.search(r"<dd data-best>260", page)
+    assert "<dd data-current-streak>2</dd>" in page and "<dd data-longest-streak>2</dd>" in page
+    assert page.count('<circle class="point"') == 3
+    assert client.get("/players/nobody/").status_code == 404
+
+
+@pytest.mark.parametrize(("ruleset", "boxes_count"), [("maxi", 20), ("yatzy", 15), ("yahtzee", 13)])
+def test_the_rules_page_says_what_the_rulesets_api_says(ruleset, boxes_count):
+    api = Client().get(f"/api/v1/rulesets/{ruleset}/").json()
+    page = text(Client().get(f"/rules/{ruleset}/"))
+    assert page.count('<tr id="box-') == boxes_count == len(api["boxes"])
+    for box in api["boxes"]:
+        points = box["example"]["points"]
+        row = re.search(rf'<tr id="box-{box["id"]}">(.*?)</tr>', page, re.S).group(1)
+        assert escape(box["name"]) in row and escape(box["description"]) in row
+        assert f"{points} point" in row
+    assert escape(api["upper_bonus"]["text"]) in page
+    if ruleset == "maxi":
+        assert re.search(r'id="box-villa".*?\b\d+ points', page, re.S)
+    assert Client().get("/rules/chess/").status_code == 404
+
+
+def test_the_rules_page_takes_the_options_of_its_query_like_the_api():
+    query = "?full_straight_points=30&upper_bonus=75,50"
+    api = Client().get(f"/api/v1/rulesets/maxi/{query}").json()
+    page = text(Client().get(f"/rules/maxi/{query}"))
+    straight = re.search(r'<tr id="box-full_straight">(.*?)</tr>', page, re.S).group(1)
+    assert "30 points" in straight
+    assert escape(api["upper_bonus"]["text"]) in page and "75" in api["upper_bonus"]["text"]
+    bad = Client().get("/rules/maxi/?full_straight_points=22")
+    assert bad.status_code == 400 and "full_straight_points" in text(bad)
+
+
+# -- accounts ---------------------------------------------------------------------------
+
+
+def test_register_logs_in_and_refuses_a_taken_name_or_a_weak_password():
+    client = Client()
+    response = client.post(
+        "/accounts/register/", {"username": "neo", "password": PASSWORD, "display_name": " N "}
+    )
+    assert response.status_code == 302 and response["Location"] == "/"
+    user = User.objects.get(username="neo")
+    assert user.display_name == "N"
+    assert 'data-status="not_started"' in text(client.get("/"))
+    taken = Client().post("/accounts/register/", {"username": "NEO", "password": PASSWORD})
+    assert taken.status_code == 400 and "That username is taken." in text(taken)
+    weak = Client().post("/accounts/register/", {"username": "trin", "password": "123"})
+    assert weak.status_code == 400 and "too short" in text(weak)
+    bad = Client().post("/accounts/register/", {"username": "a b", "password": PASSWORD})
+    assert bad.status_code == 400 and "Letters, digits and . @ + - _ only." in text(bad)
+
+
+def test_log_in_with_any_case_then_log_out_by_post():
+    User.objects.create_user(username="Zoe", password=PASSWORD)
+    client = Client()
+    response = client.post(
+        "/accounts/login/", {"username": "zoe", "password": PASSWORD, "next": "/settings/"}
+    )
+    assert response.status_code == 302 and response["Location"] == "/settings/"
+    assert client.get("/accounts/logout/").status_code == 200  # a confirmation, no logout
+    assert client.get("/settings/").status_code == 200
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/settings/").status_code == 302
+
+
+def test_log_in_is_throttled_like_the_api(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": "2/minute",
+        },
+    }
+    client = Client()
+    codes = [
+        client.post("/accounts/login/", {"username": "x", "password": "wrong"}).status_code
+        for _ in range(3)
+    ]
+    assert codes == [200, 200, 429]
+
+
+def test_page_actions_share_the_apis_play_budget(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "2/minute",
+        },
+    }
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    client.post(f"{path}roll/", {"turn": 0, "roll": 1})
+    third = client.post(f"{path}roll/", {"turn": 0, "roll": 2}, follow=True)
+    assert "Too many attempts" in text(third)
+    assert state(path).snapshot["rolls_used"] == 2
+
+
+def test_settings_change_the_profile_and_the_language_cookie():
+    user, client = logged_in()
+    response = client.post(
+        "/settings/",
+        {
+            "display_name": "Ada",
+            "language": "sv",
+            "time_zone": "Europe/Stockholm",
+            "ruleset": "yatzy",
+        },
+    )
+    assert response.status_code == 302
+    assert response.cookies["django_language"].value == "sv"
+    user.refresh_from_db()
+    assert (user.display_name, user.language, user.time_zone, user.ruleset) == (
+        "Ada",
+        "sv",
+        "Europe/Stockholm",
+        "yatzy",
+    )
+    bad = client.post("/settings/", {"language": "xx", "time_zone": "Mars/Base", "ruleset": "maxi"})
+    assert bad.status_code == 400
+
+
+def test_the_language_switcher_sets_the_language_of_the_pages():
+    client = Client()
+    response = client.post("/i18n/setlang/", {"language": "de", "next": "/rules/maxi/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/maxi/"
+    page = client.get("/rules/maxi/")
+    assert '<html lang="de">' in text(page) and page["Content-Language"] == "de"
+
+
+# -- safety -----------------------------------------------------------------------------
+
+
+def test_every_page_carries_the_security_headers_and_a_strict_policy():
+    _, client = logged_in()
+    for path in ["/", "/rules/maxi/", "/settings/", "/accounts/login/", "/advent/2026/"]:
+        response = client.get(path)
+        policy = response["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "script-src 'self'" in policy
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+        assert "frame-ancestors 'none'" in policy
+        assert response["X-Frame-Options"] == "DENY"
+        assert response["X-Content-Type-Options"] == "nosniff"
+        assert response["Referrer-Policy"] == "same-origin"
+        assert "private" in response["Cache-Control"]
+
+
+def test_pages_have_no_inline_script_or_style_and_load_nothing_from_elsewhere():
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    for page in [text(client.get(p)) for p in ["/", path, "/rules/maxi/", "/settings/"]]:
+        assert not re.search(r"<script(?![^>]*\ssrc=)", page)  # every script is a file
+        assert not re.search(r"<style|\sstyle=|\son[a-z]+=", page)
+        assert not re.search(r'(src|href)="(https?:)?//', page)
+
+
+def test_a_display_name_is_escaped_on_every_page():
+    name = "<script>alert(1)</script>"
+    me, client = logged_in(display_name=name)
+    ranked(me, clock.today(), 222)
+    for path in ["/", f"/boards/daily/{clock.today()}/", "/boards/best-day/", "/players/ada/"]:
+        page = text(client.get(path))
+        assert name not in page
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_every_form_of_the_pages_carries_a_csrf_token():
+    _, client = logged_in()
+    path = start(client)
+    for page in [text(client.get(p)) for p in ["/", path, "/settings/"]]:
+        for form in re.findall(r'<form method="post".*?</form>', page, re.S):
+            assert 'name="csrfmiddlewaretoken"' in form
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(User.objects.get(username="ada"))
+    assert strict.post(f"{path}roll/", {"turn": 0, "roll": 0}).status_code == 403
+
+
+def test_the_api_accepts_the_pages_session_only_with_its_csrf_token():
+    user, _ = make_player("api")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    assert client.get("/api/v1/daily/").status_code == 200  # a safe request: the session
+    url = f"/api/v1/daily/{clock.today()}/rounds/"
+    refused = client.post(url, content_type="application/json")
+    assert refused.status_code == 403 and refused.json()["code"] == "permission_denied"
+    assert not Round.objects.exists()
+    client.get("/")  # the page sets the CSRF cookie
+    token = client.cookies["csrftoken"].value
+    accepted = client.post(url, content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert accepted.status_code == 201

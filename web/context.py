@@ -1,0 +1,25 @@
+"""What every page's layout needs: the player's time zone, today's date for the
+navigation, the languages of the switcher."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from daily import clock
+from leaderboards import boards
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    today = clock.today()
+    return {
+        "player_zone": user.time_zone
+        if user is not None and user.is_authenticated
+        else settings.DAILY_TIME_ZONE,
+        "nav_today": today,
+        "nav_advent_year": boards.advent_latest_year(today),
+        "languages": settings.LANGUAGES,
+    }
