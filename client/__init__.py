@@ -2,9 +2,10 @@
 
 A thin layer over the public REST API (:mod:`client.api`): the commands
 (:mod:`client.commands`), the interactive round (:mod:`client.play`), what the terminal
-shows (:mod:`client.render`), rules texts (:mod:`client.rules`), the fairness check
-(:mod:`client.verify`) and what is kept on the player's machine (:mod:`client.storage`).
-It imports the rules engine (:mod:`yatzy`) and nothing of the server.
+shows (:mod:`client.render`), the fairness check (:mod:`client.verify`) and what is kept
+on the player's machine (:mod:`client.storage`). Rules texts and box names come from the
+server (``GET rulesets/``), in the player's language. It imports the rules engine
+(:mod:`yatzy`, for ``verify``) and nothing of the server.
 """
 
 from importlib import metadata

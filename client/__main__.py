@@ -73,10 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--solo", metavar="RULESET", help="a solo game: maxi, yatzy or yahtzee")
     group.add_argument(
-        "--computer",
-        metavar="LEVEL",
-        choices=["easy", "medium", "hard", "expert"],
-        help="against the computer: easy, medium, hard or expert",
+        "--computer", metavar="LEVEL", help="against the computer: easy, medium, hard or expert"
     )
     group.add_argument("--date", metavar="YYYY-MM-DD", help="a past day's dice (unranked)")
     group.add_argument("--round", metavar="ID", help="resume this round")
@@ -109,10 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("year", nargs="?", type=int, help="default: this year")
     p.set_defaults(handler=commands.advent)
 
-    p = command("rules", "the rules of a ruleset")
-    p.add_argument("ruleset", choices=["maxi", "yatzy", "yahtzee"])
+    p = command("rules", "the rules of a ruleset, as the server words them")
+    p.add_argument("ruleset", metavar="RULESET", help="maxi, yatzy or yahtzee")
     p.add_argument(
-        "--option", "-o", action="append", metavar="NAME=VALUE", help="e.g. forced_order=true"
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an option in force, e.g. -o full_straight_points=30 (repeatable)",
     )
     p.set_defaults(handler=commands.rules_command)
 

@@ -379,7 +379,14 @@ class ApiClient:
         result: JSON = self.request("GET", f"advent/{year}/")
         return result
 
+    def rulesets(self) -> list[JSON]:
+        """The rules of every ruleset with its default options, in the player's language
+        (box names and titles included)."""
+        result: list[JSON] = self.request("GET", "rulesets/")
+        return result
+
     def ruleset(self, name: str, options: Mapping[str, str] | None = None) -> JSON:
-        """The rules of a ruleset (``GET rulesets/{name}/``, options as query parameters)."""
+        """The rules of a ruleset in the player's language (``GET rulesets/{name}/``),
+        with ``options`` as the query gives them (``forced_order=true``)."""
         result: JSON = self.request("GET", f"rulesets/{name}/", params=dict(options or {}))
         return result

@@ -11,6 +11,7 @@ import argparse
 import getpass
 import re
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,8 +20,7 @@ import httpx
 from rich.console import Console
 from rich.text import Text
 
-import yatzy
-from client import render, rules
+from client import render
 from client.api import ApiClient, ApiError, ConnectionLost
 from client.play import LineReader, PlaySession
 from client.storage import Credentials, CredentialStore, Journal
@@ -50,6 +50,8 @@ class App:
     attempts: int = 5
     transport: httpx.BaseTransport | None = None
     """Replaces the network (tests run the server in-process)."""
+    sleep: Callable[[float], None] = time.sleep
+    """What the client waits with between attempts (tests record the waits instead)."""
     read_password: Callable[[str], str] = getpass.getpass
 
     def notify(self, message: str) -> None:
@@ -67,6 +69,7 @@ class App:
             token,
             notify=self.notify,
             max_attempts=self.attempts,
+            sleep=self.sleep,
             transport=self.transport,
         )
 
@@ -138,8 +141,17 @@ def logout(app: App, args: argparse.Namespace) -> int:
 # -- playing --------------------------------------------------------------------------------
 
 
-def _session(app: App, api: ApiClient, challenge: dict[str, Any] | None) -> PlaySession:
-    return PlaySession(api, app.console, app.journal, reader=app.reader, challenge=challenge)
+def _names(api: ApiClient) -> render.Names:
+    """The server's names of boxes and rulesets, in the player's language."""
+    return render.Names.from_rulesets(api.rulesets())
+
+
+def _session(
+    app: App, api: ApiClient, challenge: dict[str, Any] | None, names: render.Names
+) -> PlaySession:
+    return PlaySession(
+        api, app.console, app.journal, reader=app.reader, challenge=challenge, names=names
+    )
 
 
 def _find_unfinished(api: ApiClient, mode: str, **wanted: str | None) -> dict[str, Any] | None:
@@ -156,7 +168,7 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
     # Only today's ranked round is worth a warning: replaying any day is practice anyway.
     done = mine and mine.get("status") != "in_progress" and not practice
     if done and args.date is None and not args.practice:
-        app.console.print(render.challenge_summary(challenge))
+        app.console.print(render.challenge_summary(challenge, names=_names(api)))
         app.console.print(
             f"You have played the daily of {challenge['date']}. "
             "`yatzy-play play --practice` plays its dice again, unranked; "
@@ -189,14 +201,18 @@ def play(app: App, args: argparse.Namespace) -> int:
                 return 0
         if challenge is None and state.get("date"):
             challenge = api.daily(state["date"])
-        return _play_round(app, api, state, challenge)
+        return _play_round(app, api, state, challenge, _names(api))
 
 
 def _play_round(
-    app: App, api: ApiClient, state: dict[str, Any], challenge: dict[str, Any] | None
+    app: App,
+    api: ApiClient,
+    state: dict[str, Any],
+    challenge: dict[str, Any] | None,
+    names: render.Names,
 ) -> int:
     try:
-        final = _session(app, api, challenge).run(state)
+        final = _session(app, api, challenge, names).run(state)
     except ConnectionLost as error:
         app.errors.print(
             Text(
@@ -239,16 +255,17 @@ def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | No
 def friend(app: App, args: argparse.Namespace) -> int:
     """Play a friend's code on the same dice, or show how you compare."""
     with app.api() as api:
+        names = _names(api)
         view = api.friend(args.code)
-        app.console.print(render.friend_view(view))
+        app.console.print(render.friend_view(view, names=names))
         mine = view.get("my_round") or {}
         if mine.get("status") and mine["status"] != "in_progress":
             return 0
         state = api.friend_start(args.code, view="blind" if args.blind else "target")
         challenge = api.daily(state["date"]) if state.get("date") else None
-        status = _play_round(app, api, state, challenge)
+        status = _play_round(app, api, state, challenge, names)
         if status == 0:
-            app.console.print(render.friend_view(api.friend(args.code)))
+            app.console.print(render.friend_view(api.friend(args.code), names=names))
         return status
 
 
@@ -301,24 +318,16 @@ def advent(app: App, args: argparse.Namespace) -> int:
 
 
 def rules_command(app: App, args: argparse.Namespace) -> int:
-    """A ruleset's rules: from the server, else from the local engine."""
-    options: dict[str, Any] = {}
+    """A ruleset's rules as the server words them, with the options given (the server
+    checks them and says what is wrong with one)."""
+    options: dict[str, str] = {}
     for pair in args.option or []:
         name, sep, value = pair.partition("=")
         if not sep:
             raise CommandError(f"An option is NAME=VALUE, not {pair!r}.")
         options[name] = value
-    try:
-        with app.api(login=False) as api:
-            description = rules.from_server(api.ruleset(args.ruleset, options))
-    except ApiError as error:
-        if error.status != 404 or error.code not in ("not_found", "http_404"):
-            raise
-        try:
-            parsed = {name: rules.parse_option_value(value) for name, value in options.items()}
-            description = rules.from_engine(args.ruleset, parsed)
-        except yatzy.YatzyError as engine_error:
-            raise CommandError(str(engine_error)) from None
+    with app.api(login=False) as api:
+        description = api.ruleset(args.ruleset, options)
     app.console.print(render.rules_view(description))
     return 0
 

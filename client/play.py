@@ -29,7 +29,7 @@ from rich.text import Text
 import yatzy
 from client import render
 from client.api import ApiClient, ApiError, Conflict
-from client.rules import box_name
+from client.render import NO_NAMES, Names
 from client.storage import Journal
 
 PROMPT = "yatzy> "
@@ -88,13 +88,15 @@ class Invalid:
 Command = Roll | Toggle | Score | Hint | Look | Help | Quit | Invalid
 
 
-def resolve_box(text: str, boxes: Sequence[str]) -> str | Invalid:
+def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str | Invalid:
     """The box ``text`` names: its number on the scorecard, its id, or a prefix of one
-    id or name.
+    id or of its name (as the server names it, in the player's language).
 
     >>> boxes = ["ones", "twos", "chance", "three_pairs", "three_of_a_kind"]
     >>> resolve_box("3", boxes), resolve_box("ch", boxes), resolve_box("three pairs", boxes)
     ('chance', 'chance', 'three_pairs')
+    >>> resolve_box("sjan", boxes, Names({"chance": "Sjanse"}))
+    'chance'
     >>> resolve_box("three", boxes)
     Invalid(message='"three" could be three_pairs, three_of_a_kind: type more of it.')
     """
@@ -109,7 +111,7 @@ def resolve_box(text: str, boxes: Sequence[str]) -> str | Invalid:
     matches = [
         box
         for box in boxes
-        if box.startswith(wanted) or box_name(box).lower().replace(" ", "_").startswith(wanted)
+        if box.startswith(wanted) or names.box(box).lower().replace(" ", "_").startswith(wanted)
     ]
     if len(matches) == 1:
         return matches[0]
@@ -118,7 +120,9 @@ def resolve_box(text: str, boxes: Sequence[str]) -> str | Invalid:
     return Invalid(f'No box is called "{text}". Boxes: {", ".join(boxes)}.')
 
 
-def parse_command(text: str, *, boxes: Sequence[str], dice_count: int) -> Command:
+def parse_command(
+    text: str, *, boxes: Sequence[str], dice_count: int, names: Names = NO_NAMES
+) -> Command:
     """What a line typed at the prompt asks for.
 
     >>> parse_command("135", boxes=[], dice_count=6), parse_command("h 2 6", boxes=[], dice_count=6)
@@ -145,7 +149,7 @@ def parse_command(text: str, *, boxes: Sequence[str], dice_count: int) -> Comman
     if head in ("s", "score"):
         if not rest:
             return Invalid("Score which box? e.g. s 7, or s chance.")
-        resolved = resolve_box(" ".join(rest), boxes)
+        resolved = resolve_box(" ".join(rest), boxes, names)
         return resolved if isinstance(resolved, Invalid) else Score(resolved)
     digits = rest if head in ("h", "hold") else words
     if digits and all(word.isdigit() for word in digits):
@@ -199,11 +203,13 @@ class PlaySession:
         *,
         reader: LineReader | None = None,
         challenge: dict[str, Any] | None = None,
+        names: Names = NO_NAMES,
     ) -> None:
         self.api = api
         self.console = console
         self.journal = journal
         self.challenge = challenge
+        self.names = names
         self.held: set[int] = set()
         self._reader = reader
 
@@ -218,7 +224,9 @@ class PlaySession:
         """Draw the round's frame (the screen is cleared first on a terminal)."""
         if self.console.is_terminal:
             self.console.clear()
-        frame = render.round_frame(state, self.held, countdown=self.countdown(), messages=messages)
+        frame = render.round_frame(
+            state, self.held, names=self.names, countdown=self.countdown(), messages=messages
+        )
         self.console.print(frame)
 
     def run(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -239,7 +247,7 @@ class PlaySession:
                 line = reader.read(PROMPT)
             except (EOFError, KeyboardInterrupt):
                 return state
-            command = parse_command(line, boxes=boxes, dice_count=dice_count)
+            command = parse_command(line, boxes=boxes, dice_count=dice_count, names=self.names)
             if isinstance(command, Quit):
                 return state
             try:
@@ -281,13 +289,15 @@ class PlaySession:
             self.held.clear()
             points = new.get("scorecard", {}).get(command.category)
             messages: list[RenderableType] = [
-                Text(f"{box_name(command.category)}: {points} points.", style="green")
+                Text(f"{self.names.box(command.category)}: {points} points.", style="green")
             ]
             opponent = new.get("opponent") or {}
             for turn in opponent.get("turns", [])[seen_turns:]:
                 messages.append(
-                    render.opponent_turn(turn, opponent.get("level"), opponent.get("total", 0))
+                    render.opponent_turn(
+                        turn, opponent.get("level"), opponent.get("total", 0), names=self.names
+                    )
                 )
             return new, messages
         assert isinstance(command, Hint)
-        return state, [render.hint_table(self.api.hint(round_id))]
+        return state, [render.hint_table(self.api.hint(round_id), names=self.names)]

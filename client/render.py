@@ -1,14 +1,17 @@
 """What the terminal shows, as rich renderables built from the API's answers.
 
 Nothing here talks to the server or reads the keyboard; each function turns data into
-something :class:`rich.console.Console` prints.
+something :class:`rich.console.Console` prints. What the server words (box names, rules,
+names of players) is shown as :class:`rich.text.Text`, never read as markup, so it
+appears exactly as the server wrote it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from rich import box
@@ -16,7 +19,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from client.rules import TITLES, RulesDescription, box_name
 from client.verify import Report, TurnLine
 
 MODE_TITLES = {
@@ -26,6 +28,43 @@ MODE_TITLES = {
     "friend": "Friend challenge",
     "party": "Party",
 }
+
+
+@dataclass(frozen=True)
+class Names:
+    """Box names and ruleset titles in the player's language, as the server words them
+    (``GET rulesets/``); an id the server did not name is shown as it is.
+
+    >>> names = Names.from_rulesets([{"name": "yatzy", "title": "Yatzy",
+    ...                               "boxes": [{"id": "chance", "name": "Chans"}]}])
+    >>> names.box("chance"), names.box("villa"), names.ruleset("yatzy")
+    ('Chans', 'villa', 'Yatzy')
+    """
+
+    boxes: Mapping[str, str] = field(default_factory=dict)
+    rulesets: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_rulesets(cls, rulesets: Iterable[Mapping[str, Any]]) -> Names:
+        """The names in the answer of ``GET rulesets/``."""
+        boxes: dict[str, str] = {}
+        titles: dict[str, str] = {}
+        for ruleset in rulesets:
+            titles[str(ruleset["name"])] = str(ruleset["title"])
+            boxes.update({str(box["id"]): str(box["name"]) for box in ruleset["boxes"]})
+        return cls(boxes, titles)
+
+    def box(self, box: object) -> str:
+        """The name of box ``box``."""
+        return self.boxes.get(str(box), str(box))
+
+    def ruleset(self, name: object) -> str:
+        """The title of ruleset ``name``."""
+        return self.rulesets.get(str(name), str(name))
+
+
+NO_NAMES = Names()
+"""Every box and ruleset shown by its id."""
 
 
 def parse_time(value: object) -> dt.datetime | None:
@@ -89,12 +128,12 @@ def reset_countdown(
     return None
 
 
-def round_title(state: Mapping[str, Any]) -> str:
+def round_title(state: Mapping[str, Any], *, names: Names) -> str:
     """``Daily 2026-12-01 · Maxi Yatzy · ranked`` and the like."""
     parts = [MODE_TITLES.get(str(state.get("mode")), str(state.get("mode")))]
     if state.get("date") and state.get("mode") in ("daily", "friend"):
         parts[0] += f" {state['date']}"
-    parts.append(TITLES.get(str(state.get("ruleset")), str(state.get("ruleset"))))
+    parts.append(names.ruleset(state.get("ruleset")))
     if state.get("mode") == "daily":
         parts.append("ranked" if state.get("ranked") else "practice")
     if state.get("level"):
@@ -134,7 +173,7 @@ def dice_table(dice: Sequence[int], held: Collection[int]) -> RenderableType:
     return table
 
 
-def scorecard_table(state: Mapping[str, Any]) -> Table:
+def scorecard_table(state: Mapping[str, Any], *, names: Names) -> Table:
     """Every box in printed order: its number, name, the points filled or, for an open
     box after a roll, the points it would get now; the computer's column beside it."""
     scorecard: Mapping[str, int | None] = state.get("scorecard") or {}
@@ -152,7 +191,11 @@ def scorecard_table(state: Mapping[str, Any]) -> Table:
     opponent_card = opponent.get("scorecard", {}) if opponent else {}
     for number, (category, points) in enumerate(scorecard.items(), start=1):
         now = f"+{options[category]}" if category in options and points is None else ""
-        row = [str(number), box_name(category), "" if points is None else str(points)]
+        row: list[RenderableType] = [
+            str(number),
+            Text(names.box(category)),
+            "" if points is None else str(points),
+        ]
         if playing:
             row.append(now)
         if opponent:
@@ -179,22 +222,23 @@ def round_frame(
     state: Mapping[str, Any],
     held: Collection[int],
     *,
+    names: Names,
     countdown: str | None = None,
     messages: Sequence[RenderableType] = (),
 ) -> RenderableType:
     """The whole screen of a round: title, countdown, status, dice, scorecard, messages."""
-    title = Text(round_title(state), style="bold magenta")
+    title = Text(round_title(state, names=names), style="bold magenta")
     if countdown:
         title.append(f"   {countdown}", style="yellow")
     parts: list[RenderableType] = [title, status_line(state)]
     if state.get("status") == "in_progress":
         parts.append(dice_table(state.get("dice") or [], held))
-    parts.append(scorecard_table(state))
+    parts.append(scorecard_table(state, names=names))
     parts.extend(messages)
     return Group(*parts)
 
 
-def opponent_turn(line: Mapping[str, Any], level: str | None, total: int) -> Text:
+def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, names: Names) -> Text:
     """One turn of the computer: its rolls, what it kept, its box and points."""
     steps = []
     rolls, holds = line.get("rolls", []), line.get("holds", [])
@@ -206,29 +250,30 @@ def opponent_turn(line: Mapping[str, Any], level: str | None, total: int) -> Tex
     text = Text(f"Computer ({level}), turn {line.get('turn', 0) + 1}: ", style="bold blue")
     text.append(" → ".join(steps))
     text.append(
-        f" → {box_name(str(line.get('category')))} {line.get('points')} (total {total})",
+        f" → {names.box(line.get('category'))} {line.get('points')} (total {total})",
         style="blue",
     )
     return text
 
 
-def hint_table(hint: Mapping[str, Any], limit: int = 6) -> RenderableType:
+def hint_table(hint: Mapping[str, Any], *, names: Names, limit: int = 6) -> RenderableType:
     """The best moves now, best first, with the final score each is expected to give."""
     table = Table(title="Best moves (expected final score)", box=box.SIMPLE_HEAD)
     table.add_column("move")
     table.add_column("expected", justify="right")
     dice = hint.get("dice", [])
     for move in hint.get("moves", [])[:limit]:
-        table.add_row(move_text(move, dice), f"{move.get('expected', 0):.1f}")
+        table.add_row(Text(move_text(move, dice, names=names)), f"{move.get('expected', 0):.1f}")
     return table
 
 
-def move_text(move: Mapping[str, Any], dice: Sequence[int] = ()) -> str:
+def move_text(move: Mapping[str, Any], dice: Sequence[int] = (), *, names: Names) -> str:
     """A move in the words of the play prompt.
 
-    >>> move_text({"kind": "hold", "hold": [1, 4], "keep": [5, 5]})
+    >>> move_text({"kind": "hold", "hold": [1, 4], "keep": [5, 5]}, names=Names())
     'keep 5 5 (dice 2 5) and roll'
-    >>> move_text({"kind": "score", "category": "chance", "points": 22})
+    >>> move_text({"kind": "score", "category": "chance", "points": 22},
+    ...           names=Names({"chance": "Chance"}))
     'score Chance for 22'
     """
     kind = move.get("kind")
@@ -241,13 +286,13 @@ def move_text(move: Mapping[str, Any], dice: Sequence[int] = ()) -> str:
         keep = " ".join(map(str, move.get("keep") or [dice[p] for p in positions]))
         numbers = " ".join(str(p + 1) for p in positions)
         return f"keep {keep} (dice {numbers}) and roll"
-    return f"score {box_name(str(move.get('category')))} for {move.get('points')}"
+    return f"score {names.box(move.get('category'))} for {move.get('points')}"
 
 
-def challenge_summary(challenge: Mapping[str, Any]) -> Text:
+def challenge_summary(challenge: Mapping[str, Any], *, names: Names) -> Text:
     """The day: date, commitment (and seed once revealed), the player's score."""
     text = Text(f"Daily {challenge.get('date')} · ", style="bold")
-    text.append(TITLES.get(str(challenge.get("ruleset")), str(challenge.get("ruleset"))))
+    text.append(names.ruleset(challenge.get("ruleset")))
     text.append(f"\ncommitment {challenge.get('commitment')}")
     if challenge.get("seed"):
         text.append(f"\nseed       {challenge.get('seed')}")
@@ -287,8 +332,11 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
     table.add_column("")
     for entry in page.get("results", []):
         mine = bool(me) and entry.get("username") == me.get("username")
-        row = [str(entry.get("rank")), str(entry.get("display_name") or entry.get("username"))]
-        row.append(str(entry.get("value")))
+        row: list[RenderableType] = [
+            str(entry.get("rank")),
+            Text(str(entry.get("display_name") or entry.get("username"))),
+            str(entry.get("value")),
+        ]
         if kind == "streaks":
             row.append(str(entry.get("current", "")))
         row.append("◀ you" if mine else "")
@@ -345,64 +393,81 @@ def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
     return Group(table, footer)
 
 
-def rules_view(rules: RulesDescription) -> RenderableType:
-    """A ruleset for people: the game, its boxes with examples, the options."""
-    threshold, points = rules.upper_bonus
-    head = Text(f"{rules.title} ({rules.name})", style="bold magenta")
+def rules_view(rules: Mapping[str, Any]) -> RenderableType:
+    """A ruleset as the server describes it (``GET rulesets/{name}/``): the game, how a
+    turn goes and the bonus, its boxes with an example roll each, its options."""
+    head = Text(f"{rules.get('title')} ({rules.get('name')})", style="bold magenta")
     head.append(
-        f"\n{rules.dice} dice, {rules.turns} turns of up to {rules.rolls_per_turn} rolls; "
-        f"upper bonus {points} at {threshold}"
+        f" · {rules.get('dice')} dice · {rules.get('turns')} turns · "
+        f"maximum total {rules.get('max_total')}"
     )
-    if rules.max_total is not None:
-        head.append(f"; maximum total {rules.max_total}")
+    parts: list[RenderableType] = [head, Text(str(rules.get("summary", "")))]
+    bonus = (rules.get("upper_bonus") or {}).get("text")
+    for line in [*rules.get("rules", []), *([bonus] if bonus else [])]:
+        parts.append(Text(f"• {line}"))
     boxes = Table(box=box.SIMPLE_HEAD)
     boxes.add_column("#", justify="right", style="dim")
     boxes.add_column("box")
     boxes.add_column("scores")
     boxes.add_column("example", no_wrap=True)
     boxes.add_column("pts", justify="right")
-    for number, rule in enumerate(rules.boxes, start=1):
-        example = " ".join(map(str, rule.example))
+    for number, rule in enumerate(rules.get("boxes", []), start=1):
+        example = rule.get("example") or {}
         boxes.add_row(
             str(number),
-            f"{rule.name}\n[dim]{rule.id}[/]",
-            rule.description,
-            example,
-            str(rule.points),
+            Text(str(rule.get("name"))),
+            Text(str(rule.get("description", ""))),
+            " ".join(map(str, example.get("dice", []))),
+            str(example.get("points", "")),
         )
-    parts: list[RenderableType] = [head, boxes]
-    if rules.options:
-        options = Table(title="Options", box=box.SIMPLE_HEAD, title_justify="left")
+    parts.append(boxes)
+    if rules.get("options"):
+        options = Table(
+            title=f"Options (yatzy-play rules {rules.get('name')} -o NAME=VALUE)",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+        )
         options.add_column("option", no_wrap=True)
         options.add_column("now", justify="right")
         options.add_column("default", justify="right")
         options.add_column("allowed")
         options.add_column("")
-        for option in rules.options:
+        for option in rules["options"]:
+            text = Text(f"{option.get('title')}: ", style="bold")
+            text.append(str(option.get("description", "")), style="not bold")
             options.add_row(
-                option.name,
-                _value(option.value),
-                _value(option.default),
-                option.allowed,
-                option.description,
+                str(option.get("name")),
+                _value(option.get("value")),
+                _value(option.get("default")),
+                _allowed(option),
+                text,
             )
         parts.append(options)
-    parts.extend(Text(note, style="dim") for note in rules.notes)
-    if rules.source == "engine":
-        parts.append(
-            Text(
-                "Described by the local engine: this server does not describe rulesets.",
-                style="dim",
-            )
-        )
     return Group(*parts)
 
 
+def _allowed(option: Mapping[str, Any]) -> str:
+    """An option's allowed values: its choices, or its range.
+
+    >>> _allowed({"kind": "choice", "choices": [21, 25, 30]})
+    '21, 25, 30'
+    >>> _allowed({"kind": "pair", "choices": None, "minimum": 0, "maximum": 10000})
+    '0-10000 each'
+    """
+    if option.get("choices"):
+        return ", ".join(_value(choice) for choice in option["choices"])
+    low, high = option.get("minimum"), option.get("maximum")
+    if low is None or high is None:
+        return ""
+    return f"{low}-{high}" + (" each" if option.get("kind") == "pair" else "")
+
+
 def _value(value: object) -> str:
+    """An option's value as ``-o NAME=VALUE`` takes it: ``true``, ``25``, ``75,50``."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, list | tuple):
-        return ", ".join(map(str, value))
+        return ",".join(map(_value, value))
     return str(value)
 
 
@@ -455,11 +520,11 @@ def verify_report(report: Report) -> RenderableType:
     return Group(*parts)
 
 
-def friend_view(view: Mapping[str, Any]) -> RenderableType:
+def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
     """A friend challenge: who shared it, its rules, the target, and both cards once
     both are finished."""
     head = Text(f"{view.get('sharer')} challenges you", style="bold magenta")
-    head.append(f" · {TITLES.get(str(view.get('ruleset')), str(view.get('ruleset')))}")
+    head.append(f" · {names.ruleset(view.get('ruleset'))}")
     if view.get("date"):
         head.append(f" · the daily of {view['date']}")
     if view.get("target") is not None:
@@ -474,9 +539,11 @@ def friend_view(view: Mapping[str, Any]) -> RenderableType:
         table = Table(box=box.SIMPLE_HEAD, show_footer=True, title="Side by side")
         table.add_column("box", footer="total")
         table.add_column("you", justify="right", footer=str(mine.get("total")))
-        table.add_column(str(view.get("sharer")), justify="right", footer=str(theirs.get("total")))
+        table.add_column(
+            Text(str(view.get("sharer"))), justify="right", footer=str(theirs.get("total"))
+        )
         my_card = mine.get("scorecard") or {}
         for category, points in (theirs.get("scorecard") or {}).items():
-            table.add_row(box_name(category), str(my_card.get(category)), str(points))
+            table.add_row(Text(names.box(category)), str(my_card.get(category)), str(points))
         parts.append(table)
     return Group(*parts)
