@@ -155,14 +155,16 @@ _CHURN = (
 
 
 def _english(po: polib.POFile) -> None:
-    """English says what the message ids say (fill in what is still empty)."""
+    """English says what the message ids say. Every entry is set from its id, so a
+    fuzzy guess gettext made from a similar old message never reaches a reader."""
     for entry in po:
-        if entry.msgid_plural and not any(entry.msgstr_plural.values()):
+        if entry.msgid_plural:
             entry.msgstr_plural = {0: entry.msgid, 1: entry.msgid_plural}
-        elif not entry.msgid_plural and not entry.msgstr:
+        else:
             entry.msgstr = entry.msgid
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
+        entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None
 
 
 def main(argv: list[str]) -> int:
