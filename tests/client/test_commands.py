@@ -308,3 +308,8 @@ def test_a_lost_connection_mid_round_resumes_on_the_next_play(ada):
 def test_the_server_refusal_is_printed_in_its_own_words(ada):
     status, _, err = ada("play", "--round", "00000000-0000-0000-0000-000000000000")
     assert (status, err) == (1, "No such round. (round_not_found)")
+    # Which rulesets and levels exist is the server's to say.
+    status, _, err = ada("play", "--computer", "godlike")
+    assert (status, err) == (1, 'level: "godlike" is not a valid choice. (invalid_input)')
+    status, _, err = ada("play", "--solo", "poker")
+    assert (status, err) == (1, 'ruleset: "poker" is not a valid choice. (invalid_input)')
