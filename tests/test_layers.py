@@ -66,6 +66,17 @@ def test_services_and_selectors_never_import_their_callers(path):
     assert not callers, f"{path.relative_to(ROOT)} imports what calls it: {', '.join(callers)}"
 
 
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "client").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_the_terminal_client_imports_the_engine_and_nothing_of_the_server(path):
+    # It plays any server over the public API only; it ships alone with the engine.
+    server = sorted(
+        name for name in project_imports(path) if name.split(".")[0] not in ("client", "yatzy")
+    )
+    assert not server, f"{path.relative_to(ROOT)} imports the server: {', '.join(server)}"
+
+
 def test_the_layer_check_sees_a_violation(tmp_path):
     # The check itself can fail: an import of a higher layer is found wherever it hides.
     module = tmp_path / "sample.py"

@@ -1,0 +1,164 @@
+"""``yatzy-play``, also ``python -m client``: the command line and its exit statuses
+(0 done, 1 refused or failed, 2 a usage error)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from client import __version__, commands
+from client.api import ApiError, ConnectionLost
+from client.storage import DEFAULT_SERVER, StorageError
+
+EPILOG = """\
+examples:
+  yatzy-play register ada          # asks for a password; keeps the token
+  yatzy-play play                  # today's daily (resumes an unfinished round)
+  yatzy-play play --solo yatzy     # a solo game with hints (? at the prompt)
+  yatzy-play play --computer hard  # against the computer, on the same dice
+  yatzy-play boards streaks --around-me
+  yatzy-play verify 2026-12-01     # once the day's seed is revealed
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: global options, then one subcommand."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--server",
+        default=argparse.SUPPRESS,
+        help=f"the server's URL (default: $YATZY_SERVER or {DEFAULT_SERVER})",
+    )
+    common.add_argument(
+        "--retries",
+        type=int,
+        default=argparse.SUPPRESS,
+        metavar="N",
+        help="attempts per request while the server is unreachable or unavailable (default 5)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="yatzy-play",
+        description="Play Maxi Yatzy Daily in the terminal, against any server's public API.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[common],
+    )
+    parser.add_argument("--version", action="version", version=f"yatzy-play {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+
+    for name, help_text, handler in (
+        ("register", "create an account (the password is asked, never echoed)", commands.register),
+        ("login", "log in (the password is asked, never echoed)", commands.login),
+    ):
+        p = command(name, help_text)
+        p.add_argument("name", help="your username")
+        p.add_argument(
+            "--password-stdin",
+            action="store_true",
+            help="read the password from the first line of standard input (for scripts)",
+        )
+        p.set_defaults(handler=handler)
+
+    p = command("logout", "revoke the token and remove it from this machine")
+    p.set_defaults(handler=commands.logout)
+
+    p = command("play", "play today's daily (resuming an unfinished round), or another game")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--solo", metavar="RULESET", help="a solo game: maxi, yatzy or yahtzee")
+    group.add_argument(
+        "--computer", metavar="LEVEL", help="against the computer: easy, medium, hard or expert"
+    )
+    group.add_argument("--date", metavar="YYYY-MM-DD", help="a past day's dice (unranked)")
+    group.add_argument("--round", metavar="ID", help="resume this round")
+    p.add_argument("--ruleset", help="the ruleset of a computer game (default: your settings)")
+    p.add_argument("--practice", action="store_true", help="play the day again, unranked")
+    p.add_argument("--new", action="store_true", help="start a new game, not the unfinished one")
+    p.set_defaults(handler=commands.play)
+
+    p = command("friend", "play a friend's code on their dice")
+    p.add_argument("code", help="the friend code, e.g. 7KQ30ABC")
+    p.add_argument("--blind", action="store_true", help="see their score only once you finish")
+    p.set_defaults(handler=commands.friend)
+
+    p = command("share", "the friend code of one of your finished rounds")
+    p.add_argument("round", metavar="ROUND_ID")
+    p.set_defaults(handler=commands.share)
+
+    p = command("boards", "the leaderboards")
+    p.add_argument(
+        "board", nargs="?", default="daily", choices=["daily", "best-day", "streaks", "advent"]
+    )
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="the day of the daily board")
+    p.add_argument("--year", type=int, help="the year of the advent board")
+    p.add_argument("--page", type=int, help="page number")
+    p.add_argument("--around-me", action="store_true", help="the entries around you")
+    p.add_argument("--season", metavar="SLUG", help="a season's board")
+    p.set_defaults(handler=commands.boards)
+
+    p = command("advent", "the advent calendar's 24 doors")
+    p.add_argument("year", nargs="?", type=int, help="default: this year")
+    p.set_defaults(handler=commands.advent)
+
+    p = command("rules", "the rules of a ruleset, as the server words them")
+    p.add_argument("ruleset", metavar="RULESET", help="maxi, yatzy or yahtzee")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an option in force, e.g. -o full_straight_points=30 (repeatable)",
+    )
+    p.set_defaults(handler=commands.rules_command)
+
+    p = command("verify", "check a revealed round: commitment, every die, the total")
+    p.add_argument("target", metavar="ROUND_ID|DATE", help="a round id, or a day for your round")
+    p.set_defaults(handler=commands.verify)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
+    """Run one command; its exit status."""
+    args = build_parser().parse_args(argv)
+    server = getattr(args, "server", None) or os.environ.get("YATZY_SERVER") or DEFAULT_SERVER
+    if app is None:
+        app = commands.App(server=server.rstrip("/"), attempts=max(1, getattr(args, "retries", 5)))
+    try:
+        status: int = args.handler(app, args)
+    except commands.NotLoggedIn:
+        app.errors.print(
+            f"Not logged in on {app.server}: `yatzy-play login NAME` "
+            "(or `yatzy-play register NAME`) first."
+        )
+        return 1
+    except ApiError as error:
+        # The server's own words, in the player's language; the code for the curious.
+        app.errors.print(
+            Text(error.message, style="bold red"), Text(f"({error.code})", style="dim")
+        )
+        if error.status == 401:
+            app.errors.print("Log in again: `yatzy-play login NAME`.")
+        return 1
+    except ConnectionLost as error:
+        app.errors.print(Text(f"Cannot reach the server: {error}.", style="bold red"))
+        return 1
+    except (commands.CommandError, StorageError) as error:
+        app.errors.print(Text(str(error), style="bold red"))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`yatzy-play boards | head`): nothing left to say to it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,392 @@
+"""The API client: one method per endpoint the terminal client uses, and the one place
+that decides what to do with an answer that is not a success.
+
+* 409 (stale ``turn``/``roll``) raises :class:`Conflict`, carrying the round's current
+  state from the answer, so the caller shows that state instead of its own.
+* 429 waits as long as ``Retry-After`` says, then sends the request again.
+* 502/503/504 retry with exponential backoff (at least ``Retry-After``), telling the
+  player each time; a wait longer than ``max_wait`` is not waited out but reported.
+* A request that could not reach the server is retried the same way, then raises
+  :class:`ConnectionLost`. Retrying a roll or a score is safe: ``turn``/``roll`` are
+  preconditions, so a request the server did apply answers 409 the second time.
+* Any other error raises :class:`ApiError` with the server's ``code`` and ``message``,
+  the message exactly as the server wrote it (in the player's language).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from client import __version__
+
+Notify = Callable[[str], None]
+JSON = dict[str, Any]
+
+RETRIED_STATUSES = frozenset({502, 503, 504})
+
+
+class ApiError(Exception):
+    """The server refused a request: its status, ``code`` and ``message``."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        details: object = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.retry_after = retry_after
+
+
+class Conflict(ApiError):
+    """409: the round moved on since the client last saw it; ``current`` is its state."""
+
+    def __init__(self, status: int, code: str, message: str, *, current: JSON | None) -> None:
+        super().__init__(status, code, message)
+        self.current = current
+
+
+class ConnectionLost(Exception):
+    """The server could not be reached, even after retrying."""
+
+
+def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
+    """The ``Accept-Language`` header for the locale of the environment, or None.
+
+    >>> accept_language({"LANG": "da_DK.UTF-8"})
+    'da-DK, da;q=0.9'
+    >>> accept_language({"LANGUAGE": "sv:en", "LANG": "C.UTF-8"})
+    'sv'
+    >>> accept_language({"LANG": "C.UTF-8"}) is None
+    True
+    """
+    env = os.environ if environ is None else environ
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "").split(":")[0]
+        tag = value.split(".")[0].split("@")[0]
+        if tag and tag not in ("C", "POSIX"):
+            language, _, region = tag.partition("_")
+            if region:
+                return f"{language}-{region}, {language};q=0.9"
+            return language
+    return None
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """``Retry-After`` in seconds: a number, or an HTTP date from now.
+
+    >>> retry_after_seconds("7")
+    7.0
+    >>> retry_after_seconds("Wed, 21 Oct 2015 07:28:00 GMT")
+    0.0
+    >>> retry_after_seconds(None) is None
+    True
+    """
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+
+
+def _error_from(response: httpx.Response) -> ApiError:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        body = {}
+    code = str(body.get("code") or f"http_{response.status_code}")
+    message = str(body.get("message") or response.reason_phrase or "The server refused.")
+    if response.status_code == 409:
+        current = body.get("current")
+        return Conflict(409, code, message, current=current if isinstance(current, dict) else None)
+    return ApiError(
+        response.status_code,
+        code,
+        message,
+        details=body.get("details"),
+        retry_after=retry_after_seconds(response.headers.get("Retry-After")),
+    )
+
+
+def _describe(error: httpx.TransportError) -> str:
+    return str(error) or type(error).__name__
+
+
+class ApiClient:
+    """The public REST API of one server (``/api/v1/``), over httpx.
+
+    ``notify`` is told, in words, whenever the client waits or retries; ``sleep`` is
+    what it waits with (tests pass a fake). ``transport`` replaces the network.
+    """
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None = None,
+        *,
+        notify: Notify | None = None,
+        language: str | None = None,
+        max_attempts: int = 5,
+        max_wait: float = 60.0,
+        timeout: float = 15.0,
+        sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.server = server.rstrip("/")
+        headers = {
+            "Accept": "application/json",
+            "User-Agent": f"yatzy-play/{__version__} httpx/{httpx.__version__}",
+        }
+        language = language if language is not None else accept_language()
+        if language:
+            headers["Accept-Language"] = language
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        self._http = httpx.Client(
+            base_url=f"{self.server}/api/v1/",
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+        )
+        self._notify = notify or (lambda message: None)
+        self._sleep = sleep
+        self.max_attempts = max_attempts
+        self.max_wait = max_wait
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> ApiClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the policy ------------------------------------------------------------------
+
+    def _backoff(self, attempt: int) -> float:
+        return float(min(self.max_wait, 2 ** (attempt - 1)))
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: JSON | None = None,
+        params: Mapping[str, str | int] | None = None,
+    ) -> Any:
+        """Send one request under the retry policy; the decoded JSON answer (None for an
+        empty one), or :class:`ApiError` / :class:`ConnectionLost`."""
+        attempt = 0
+        while True:
+            attempt += 1
+            last = attempt >= self.max_attempts
+            try:
+                response = self._http.request(method, path, json=json, params=params)
+            except httpx.TransportError as error:
+                if last:
+                    raise ConnectionLost(
+                        f"cannot reach {self.server}: {_describe(error)}"
+                    ) from error
+                wait = self._backoff(attempt)
+                self._notify(
+                    f"Cannot reach {self.server} ({_describe(error)}); "
+                    f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
+                )
+                self._sleep(wait)
+                continue
+            if response.is_success:
+                return response.json() if response.content else None
+            failure = _error_from(response)
+            status = response.status_code
+            if status == 429 and not last:
+                asked = failure.retry_after
+                wait = self._backoff(attempt) if asked is None else asked
+                if wait <= self.max_wait:
+                    self._notify(
+                        f"The server is throttling requests ({failure.message}); "
+                        f"waiting {wait:g} s as it asks."
+                    )
+                    self._sleep(wait)
+                    continue
+            if status in RETRIED_STATUSES and not last:
+                wait = max(failure.retry_after or 0.0, self._backoff(attempt))
+                if wait <= self.max_wait:
+                    self._notify(
+                        f"The server is unavailable ({status}: {failure.message}); "
+                        f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
+                    )
+                    self._sleep(wait)
+                    continue
+            raise failure
+
+    # -- accounts --------------------------------------------------------------------
+
+    def register(self, username: str, password: str) -> JSON:
+        """Create an account; the answer carries its ``token``."""
+        body = {"username": username, "password": password}
+        result: JSON = self.request("POST", "accounts/register/", json=body)
+        return result
+
+    def login(self, username: str, password: str) -> str:
+        """The token for ``username``."""
+        body = {"username": username, "password": password}
+        return str(self.request("POST", "accounts/token/", json=body)["token"])
+
+    def logout(self) -> None:
+        """Revoke the token on the server."""
+        self.request("POST", "accounts/logout/")
+
+    def me(self) -> JSON:
+        """The player's profile."""
+        result: JSON = self.request("GET", "accounts/me/")
+        return result
+
+    # -- the daily ---------------------------------------------------------------------
+
+    def daily(self, day: dt.date | str | None = None) -> JSON:
+        """Today's challenge, or that of ``day``."""
+        path = "daily/" if day is None else f"daily/{day}/"
+        result: JSON = self.request("GET", path)
+        return result
+
+    def daily_start(self, day: dt.date | str) -> JSON:
+        """Start a round on ``day``'s challenge, or get the unfinished one."""
+        result: JSON = self.request("POST", f"daily/{day}/rounds/")
+        return result
+
+    # -- rounds ----------------------------------------------------------------------
+
+    def round(self, round_id: str) -> JSON:
+        """A round's state."""
+        result: JSON = self.request("GET", f"rounds/{round_id}/")
+        return result
+
+    def roll(self, round_id: str, *, hold: list[int], turn: int, roll: int) -> JSON:
+        """Roll the dice not at the ``hold`` positions; ``turn``/``roll`` as last seen."""
+        body = {"hold": hold, "turn": turn, "roll": roll}
+        result: JSON = self.request("POST", f"rounds/{round_id}/roll/", json=body)
+        return result
+
+    def score(self, round_id: str, *, category: str, turn: int) -> JSON:
+        """Fill box ``category`` with the current dice."""
+        body = {"category": category, "turn": turn}
+        result: JSON = self.request("POST", f"rounds/{round_id}/score/", json=body)
+        return result
+
+    def hint(self, round_id: str) -> JSON:
+        """The best move now and every other legal move."""
+        result: JSON = self.request("GET", f"rounds/{round_id}/hint/")
+        return result
+
+    def share(self, round_id: str) -> JSON:
+        """The friend code of a finished round."""
+        result: JSON = self.request("POST", f"rounds/{round_id}/share/")
+        return result
+
+    # -- other modes -------------------------------------------------------------------
+
+    def game_create(
+        self,
+        mode: str,
+        *,
+        ruleset: str | None = None,
+        level: str | None = None,
+        options: JSON | None = None,
+    ) -> JSON:
+        """Start a solo or computer game."""
+        body: JSON = {"mode": mode}
+        if ruleset is not None:
+            body["ruleset"] = ruleset
+        if level is not None:
+            body["level"] = level
+        if options:
+            body["options"] = options
+        result: JSON = self.request("POST", "games/", json=body)
+        return result
+
+    def games(self, *, mode: str | None = None, status: str | None = None) -> list[JSON]:
+        """The first page of the player's games, newest first."""
+        params = {key: value for key, value in (("mode", mode), ("status", status)) if value}
+        page = self.request("GET", "games/", params=params)
+        results: list[JSON] = page["results"] if isinstance(page, dict) else page
+        return results
+
+    def friend(self, code: str) -> JSON:
+        """A friend challenge as the player sees it."""
+        result: JSON = self.request("GET", f"friend/{code}/")
+        return result
+
+    def friend_start(self, code: str, *, view: str) -> JSON:
+        """Start (or resume) the player's round on a friend's code."""
+        result: JSON = self.request("POST", f"friend/{code}/rounds/", json={"view": view})
+        return result
+
+    # -- boards, advent, rules -----------------------------------------------------------
+
+    def board(
+        self,
+        kind: str,
+        *,
+        day: dt.date | str | None = None,
+        year: int | None = None,
+        page: int | None = None,
+        around_me: bool = False,
+        season: str | None = None,
+    ) -> JSON:
+        """A page of a board (``daily``, ``best-day``, ``streaks`` or ``advent``)."""
+        if kind == "daily":
+            path = f"leaderboards/daily/{day}/"
+        elif kind == "advent":
+            path = f"leaderboards/advent/{year}/"
+        else:
+            path = f"leaderboards/{kind}/"
+        params: dict[str, str | int] = {}
+        if page is not None:
+            params["page"] = page
+        if around_me:
+            params["around"] = "me"
+        if season:
+            params["season"] = season
+        result: JSON = self.request("GET", path, params=params)
+        return result
+
+    def advent(self, year: int) -> JSON:
+        """The player's advent calendar of ``year``."""
+        result: JSON = self.request("GET", f"advent/{year}/")
+        return result
+
+    def rulesets(self) -> list[JSON]:
+        """The rules of every ruleset with its default options, in the player's language
+        (box names and titles included)."""
+        result: list[JSON] = self.request("GET", "rulesets/")
+        return result
+
+    def ruleset(self, name: str, options: Mapping[str, str] | None = None) -> JSON:
+        """The rules of a ruleset in the player's language (``GET rulesets/{name}/``),
+        with ``options`` as the query gives them (``forced_order=true``)."""
+        result: JSON = self.request("GET", f"rulesets/{name}/", params=dict(options or {}))
+        return result

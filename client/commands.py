@@ -1,0 +1,369 @@
+"""The commands of ``yatzy-play``, one function each, as the README shows them.
+
+Each takes the :class:`App` (server, consoles, token store, journal) and its parsed
+arguments, talks to the server through :class:`client.api.ApiClient`, prints with
+:mod:`client.render`, and returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.text import Text
+
+from client import render
+from client.api import ApiClient, ApiError, ConnectionLost
+from client.play import LineReader, PlaySession
+from client.storage import Credentials, CredentialStore, Journal
+from client.verify import NotVerifiable, verify_round
+
+DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class NotLoggedIn(Exception):
+    """The command needs a token and there is none for this server."""
+
+
+class CommandError(Exception):
+    """A command cannot go on; the message says why and what to do."""
+
+
+@dataclass
+class App:
+    """What every command works with."""
+
+    server: str
+    console: Console = field(default_factory=lambda: Console(highlight=False))
+    errors: Console = field(default_factory=lambda: Console(stderr=True, highlight=False))
+    store: CredentialStore = field(default_factory=CredentialStore)
+    journal: Journal = field(default_factory=Journal)
+    reader: LineReader | None = None
+    attempts: int = 5
+    transport: httpx.BaseTransport | None = None
+    """Replaces the network (tests run the server in-process)."""
+    sleep: Callable[[float], None] = time.sleep
+    """What the client waits with between attempts (tests record the waits instead)."""
+    read_password: Callable[[str], str] = getpass.getpass
+
+    def notify(self, message: str) -> None:
+        """Tell the player what the client is waiting for (on stderr)."""
+        self.errors.print(Text(message, style="yellow"))
+
+    def api(self, *, login: bool = True) -> ApiClient:
+        """A client for the server, with the saved token (required when ``login``)."""
+        credentials = self.store.get(self.server)
+        if login and credentials is None:
+            raise NotLoggedIn
+        token = credentials.token if credentials else None
+        return ApiClient(
+            self.server,
+            token,
+            notify=self.notify,
+            max_attempts=self.attempts,
+            sleep=self.sleep,
+            transport=self.transport,
+        )
+
+
+# -- accounts -----------------------------------------------------------------------------
+
+
+def _password(app: App, args: argparse.Namespace, *, confirm: bool) -> str:
+    """The password: prompted without echo, or one line of stdin (``--password-stdin``);
+    never an argument, so it is never in the process list or the shell's history."""
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = app.read_password("Password: ")
+        if confirm and app.read_password("Password (again): ") != password:
+            raise CommandError("The two passwords differ; nothing was registered.")
+    if not password:
+        raise CommandError("An empty password is no password.")
+    return password
+
+
+def register(app: App, args: argparse.Namespace) -> int:
+    """Create an account and log in."""
+    password = _password(app, args, confirm=True)
+    with app.api(login=False) as api:
+        account = api.register(args.name, password)
+    app.store.save(Credentials(app.server, account["username"], account["token"]))
+    app.console.print(
+        f"Welcome, {account['username']}! Registered on {app.server} and logged in.\n"
+        f"Token saved in {app.store.path} (readable only by you)."
+    )
+    return 0
+
+
+def login(app: App, args: argparse.Namespace) -> int:
+    """Exchange name and password for the token and keep it."""
+    password = _password(app, args, confirm=False)
+    with app.api(login=False) as api:
+        token = api.login(args.name, password)
+    app.store.save(Credentials(app.server, args.name, token))
+    with app.api() as api:
+        username = api.me()["username"]
+    app.store.save(Credentials(app.server, username, token))
+    app.console.print(f"Logged in as {username} on {app.server}.")
+    return 0
+
+
+def logout(app: App, args: argparse.Namespace) -> int:
+    """Revoke the token on the server and remove it here."""
+    credentials = app.store.get(app.server)
+    if credentials is None:
+        app.console.print(f"Not logged in on {app.server}.")
+        return 0
+    revoked = "revoked and "
+    try:
+        with app.api() as api:
+            api.logout()
+    except ApiError as error:
+        if error.status != 401:  # 401: the server had already forgotten it
+            raise
+    except ConnectionLost as error:
+        revoked = ""
+        app.notify(f"Could not revoke the token on the server ({error}).")
+    app.store.remove(app.server)
+    app.console.print(f"Logged out of {app.server}: the token is {revoked}removed.")
+    return 0
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def _names(api: ApiClient) -> render.Names:
+    """The server's names of boxes and rulesets, in the player's language."""
+    return render.Names.from_rulesets(api.rulesets())
+
+
+def _session(
+    app: App, api: ApiClient, challenge: dict[str, Any] | None, names: render.Names
+) -> PlaySession:
+    return PlaySession(
+        api, app.console, app.journal, reader=app.reader, challenge=challenge, names=names
+    )
+
+
+def _find_unfinished(api: ApiClient, mode: str, **wanted: str | None) -> dict[str, Any] | None:
+    for game in api.games(mode=mode, status="in_progress"):
+        if all(value is None or game.get(key) == value for key, value in wanted.items()):
+            return game
+    return None
+
+
+def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[Any, Any]:
+    challenge = api.daily(args.date)
+    app.journal.record_day(challenge)
+    mine, practice = challenge.get("my_round"), challenge.get("practice_round")
+    # Only today's ranked round is worth a warning: replaying any day is practice anyway.
+    done = mine and mine.get("status") != "in_progress" and not practice
+    if done and args.date is None and not args.practice:
+        app.console.print(render.challenge_summary(challenge, names=_names(api)))
+        app.console.print(
+            f"You have played the daily of {challenge['date']}. "
+            "`yatzy-play play --practice` plays its dice again, unranked; "
+            "`yatzy-play boards` shows the board."
+        )
+        return challenge, None
+    state = api.daily_start(challenge["date"])
+    return challenge, state
+
+
+def play(app: App, args: argparse.Namespace) -> int:
+    """Play today's daily (or resume it), a past day, a solo or a computer game."""
+    with app.api() as api:
+        challenge = None
+        if args.round:
+            state = api.round(args.round)
+        elif args.solo or args.computer:
+            mode = "solo" if args.solo else "computer"
+            ruleset = args.solo or args.ruleset
+            level = args.computer
+            found = None if args.new else _find_unfinished(api, mode, ruleset=ruleset, level=level)
+            if found:
+                app.console.print(f"Resuming your unfinished {mode} game ({found['ruleset']}).")
+                state = api.round(str(found["id"]))
+            else:
+                state = api.game_create(mode, ruleset=ruleset, level=level)
+        else:
+            challenge, state = _start_daily(app, api, args)
+            if state is None:
+                return 0
+        if challenge is None and state.get("date"):
+            challenge = api.daily(state["date"])
+        return _play_round(app, api, state, challenge, _names(api))
+
+
+def _play_round(
+    app: App,
+    api: ApiClient,
+    state: dict[str, Any],
+    challenge: dict[str, Any] | None,
+    names: render.Names,
+) -> int:
+    try:
+        final = _session(app, api, challenge, names).run(state)
+    except ConnectionLost as error:
+        app.errors.print(
+            Text(
+                f"Lost the connection to the server: {error}.\nYour round is kept on the "
+                "server as far as it got: `yatzy-play play` resumes it.",
+                style="bold red",
+            )
+        )
+        return 1
+    _after_round(app, final, challenge)
+    return 0
+
+
+def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | None) -> None:
+    round_id = state.get("id")
+    if state.get("status") == "in_progress":
+        app.console.print(
+            f"Left the round at turn {state.get('turn', 0) + 1}; it is kept on the server. "
+            "Resume it with `yatzy-play play` (the same command you started it with)."
+        )
+        return
+    text = f"Round {state.get('status')}: {state.get('total')} points."
+    if state.get("result"):
+        theirs = (state.get("opponent") or {}).get("total")
+        verb = {"win": "win", "loss": "lose", "draw": "draw"}.get(state["result"], state["result"])
+        text += f" You {verb}: "
+        text += f"{state.get('total')} against the computer's {theirs}."
+    if state.get("mode") == "daily" and state.get("ranked"):
+        text += " It is your score of the day: `yatzy-play boards` shows where you stand."
+    app.console.print(Text(text, style="bold green"))
+    if state.get("seed"):
+        app.console.print(f"The seed is revealed: `yatzy-play verify {round_id}` checks every die.")
+    elif challenge:
+        app.console.print(
+            f"The seed is revealed at {challenge.get('reveal_at')}; then "
+            f"`yatzy-play verify {round_id}` recomputes every die from it."
+        )
+
+
+def friend(app: App, args: argparse.Namespace) -> int:
+    """Play a friend's code on the same dice, or show how you compare."""
+    with app.api() as api:
+        names = _names(api)
+        view = api.friend(args.code)
+        app.console.print(render.friend_view(view, names=names))
+        mine = view.get("my_round") or {}
+        if mine.get("status") and mine["status"] != "in_progress":
+            return 0
+        state = api.friend_start(args.code, view="blind" if args.blind else "target")
+        challenge = api.daily(state["date"]) if state.get("date") else None
+        status = _play_round(app, api, state, challenge, names)
+        if status == 0:
+            app.console.print(render.friend_view(api.friend(args.code), names=names))
+        return status
+
+
+def share(app: App, args: argparse.Namespace) -> int:
+    """The friend code of a finished round."""
+    with app.api() as api:
+        code = api.share(args.round)
+    app.console.print(
+        f"Friend code {code['code']}  ({code['url']})\n"
+        f"Your friend plays your dice with: yatzy-play friend {code['code']}"
+    )
+    return 0
+
+
+# -- looking ------------------------------------------------------------------------------
+
+
+def boards(app: App, args: argparse.Namespace) -> int:
+    """A page of one of the boards, or the entries around you."""
+    with app.api() as api:
+        subtitle = ""
+        day, year = args.date, args.year
+        if args.board == "daily":
+            day = day or api.daily()["date"]
+            subtitle = str(day)
+        elif args.board == "advent":
+            year = year or int(str(api.daily()["date"])[:4])
+            subtitle = str(year)
+        if args.season:
+            subtitle += f" · season {args.season}"
+        page = api.board(
+            args.board,
+            day=day,
+            year=year,
+            page=args.page,
+            around_me=args.around_me,
+            season=args.season,
+        )
+    app.console.print(render.board_table(args.board, page, subtitle=subtitle.strip(" ·")))
+    return 0
+
+
+def advent(app: App, args: argparse.Namespace) -> int:
+    """The 24 doors of the advent calendar."""
+    with app.api() as api:
+        year = args.year or int(str(api.daily()["date"])[:4])
+        calendar = api.advent(year)
+    app.console.print(render.advent_calendar(calendar))
+    return 0
+
+
+def rules_command(app: App, args: argparse.Namespace) -> int:
+    """A ruleset's rules as the server words them, with the options given (the server
+    checks them and says what is wrong with one)."""
+    options: dict[str, str] = {}
+    for pair in args.option or []:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise CommandError(f"An option is NAME=VALUE, not {pair!r}.")
+        options[name] = value
+    with app.api(login=False) as api:
+        description = api.ruleset(args.ruleset, options)
+    app.console.print(render.rules_view(description))
+    return 0
+
+
+def verify(app: App, args: argparse.Namespace) -> int:
+    """Check a revealed round against its commitment, recomputing every die."""
+    with app.api() as api:
+        challenge = None
+        if DATE.match(args.target):
+            challenge = api.daily(args.target)
+            mine = challenge.get("my_round")
+            if mine:
+                round_id = str(mine["id"])
+            else:  # no ranked round that day: the newest practice round of it
+                rounds = [g for g in api.games(mode="daily") if g.get("date") == args.target]
+                if not rounds:
+                    raise CommandError(f"You have no round on {args.target}.")
+                round_id = str(rounds[0]["id"])
+        else:
+            round_id = args.target
+        state = api.round(round_id)
+        if challenge is None and state.get("date"):
+            challenge = api.daily(state["date"])
+    record = app.journal.get(round_id)
+    day_record = app.journal.day_commitment(str(state["date"])) if state.get("date") else None
+    try:
+        report = verify_round(state, challenge=challenge, record=record, day_record=day_record)
+    except NotVerifiable as error:
+        app.console.print(str(error))
+        if challenge and challenge.get("reveal_at"):
+            app.console.print(f"This day's seed is revealed at {challenge['reveal_at']}.")
+        if record and record.commitment:
+            app.console.print(
+                f"This client recorded the commitment {record.commitment} at "
+                f"{record.commitment_seen_at}; verify compares the seed with it then."
+            )
+        return 1
+    app.console.print(render.verify_report(report))
+    return 0 if report.ok else 1

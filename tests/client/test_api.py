@@ -1,0 +1,146 @@
+"""The API client's policy for answers that are not a success, over a fake transport."""
+
+import httpx
+import pytest
+
+from client.api import ApiClient, ApiError, Conflict, ConnectionLost, accept_language
+
+
+def client_for(handler, **kwargs):
+    """An ApiClient on ``handler``; its notices and waits are collected, not slept."""
+    notices, waits = [], []
+    api = ApiClient(
+        "http://yatzy.test",
+        "tok",
+        notify=notices.append,
+        sleep=waits.append,
+        transport=httpx.MockTransport(handler),
+        language="da-DK, da;q=0.9",
+        **kwargs,
+    )
+    return api, notices, waits
+
+
+def answers(*responses):
+    """A handler that gives these answers in turn and records the requests."""
+    queue = list(responses)
+    seen = []
+
+    def handler(request):
+        seen.append(request)
+        answer = queue.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    return handler, seen
+
+
+def test_429_waits_as_long_as_retry_after_says_then_sends_again():
+    handler, seen = answers(
+        httpx.Response(
+            429, json={"code": "throttled", "message": "Slow down."}, headers={"Retry-After": "7"}
+        ),
+        httpx.Response(200, json={"ok": True}),
+    )
+    api, notices, waits = client_for(handler)
+    assert api.request("GET", "daily/") == {"ok": True}
+    assert waits == [7.0]
+    assert len(seen) == 2
+    assert "waiting 7 s" in notices[0] and "Slow down." in notices[0]
+
+
+def test_503_retries_with_growing_backoff_and_says_so_each_time():
+    unavailable = httpx.Response(
+        503,
+        json={"code": "database_unavailable", "message": "Try later."},
+        headers={"Retry-After": "1"},
+    )
+    handler, seen = answers(unavailable, unavailable, unavailable, httpx.Response(200, json={}))
+    api, notices, waits = client_for(handler)
+    assert api.request("GET", "daily/") == {}
+    assert len(seen) == 4
+    assert waits == [1.0, 2.0, 4.0]
+    assert [n.split("(attempt ")[1] for n in notices] == ["2 of 5).", "3 of 5).", "4 of 5)."]
+    assert all("unavailable" in n and "Try later." in n for n in notices)
+
+
+def test_503_gives_up_after_the_last_attempt_with_the_servers_message():
+    unavailable = httpx.Response(503, json={"code": "database_unavailable", "message": "Down."})
+    handler, _ = answers(*[unavailable] * 3)
+    api, _, waits = client_for(handler, max_attempts=3)
+    with pytest.raises(ApiError) as caught:
+        api.request("GET", "daily/")
+    assert (caught.value.status, caught.value.code, caught.value.message) == (
+        503,
+        "database_unavailable",
+        "Down.",
+    )
+    assert waits == [1.0, 2.0]
+
+
+def test_a_wait_longer_than_max_wait_is_reported_not_waited():
+    building = httpx.Response(
+        503, json={"code": "table_building", "message": "Building."}, headers={"Retry-After": "300"}
+    )
+    handler, seen = answers(building)
+    api, _, waits = client_for(handler, max_wait=60)
+    with pytest.raises(ApiError) as caught:
+        api.hint("r1")
+    assert caught.value.code == "table_building" and caught.value.retry_after == 300
+    assert waits == [] and len(seen) == 1
+
+
+def test_409_raises_a_conflict_carrying_the_current_state():
+    handler, _ = answers(
+        httpx.Response(
+            409, json={"code": "stale_state", "message": "Stale.", "current": {"turn": 3}}
+        )
+    )
+    api, _, _ = client_for(handler)
+    with pytest.raises(Conflict) as caught:
+        api.roll("r1", hold=[], turn=2, roll=0)
+    assert caught.value.current == {"turn": 3} and caught.value.message == "Stale."
+
+
+def test_an_error_message_is_passed_on_exactly_as_the_server_wrote_it():
+    handler, _ = answers(
+        httpx.Response(400, json={"code": "category_used", "message": "Chance er brugt"})
+    )
+    api, _, _ = client_for(handler)
+    with pytest.raises(ApiError) as caught:
+        api.score("r1", category="chance", turn=0)
+    assert (caught.value.code, caught.value.message) == ("category_used", "Chance er brugt")
+
+
+def test_an_unreachable_server_is_retried_then_reported_as_a_lost_connection():
+    refused = httpx.ConnectError("Connection refused")
+    handler, seen = answers(refused, refused, refused)
+    api, notices, waits = client_for(handler, max_attempts=3)
+    with pytest.raises(ConnectionLost, match="Connection refused"):
+        api.round("r1")
+    assert len(seen) == 3 and waits == [1.0, 2.0] and len(notices) == 2
+
+
+def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen():
+    handler, seen = answers(httpx.Response(200, json={}))
+    api, _, _ = client_for(handler)
+    api.roll("r1", hold=[0, 2], turn=4, roll=1)
+    request = seen[0]
+    assert request.url == "http://yatzy.test/api/v1/rounds/r1/roll/"
+    assert request.headers["Authorization"] == "Token tok"
+    assert request.headers["Accept-Language"] == "da-DK, da;q=0.9"
+    assert request.read() == b'{"hold":[0,2],"turn":4,"roll":1}'
+
+
+@pytest.mark.parametrize(
+    ("environ", "header"),
+    [
+        ({"LANG": "sv_SE.UTF-8"}, "sv-SE, sv;q=0.9"),
+        ({"LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, "de-DE, de;q=0.9"),
+        ({"LANG": "POSIX"}, None),
+        ({}, None),
+    ],
+)
+def test_accept_language_follows_the_locale(environ, header):
+    assert accept_language(environ) == header

@@ -1,0 +1,177 @@
+"""The play loop against a fake server that plays by the engine's rules: keys become
+requests, refusals are shown as the server worded them, a 409 shows the current state."""
+
+import io
+import json
+
+import httpx
+import pytest
+from rich.console import Console
+
+import yatzy
+from client.api import ApiClient
+from client.play import Invalid, Look, PlaySession, Roll, Score, Toggle, parse_command
+from client.storage import Journal
+
+SEED = bytes(range(32))
+
+
+class FakeServer:
+    """rounds/r1/ of a Yatzy round, with the API's turn/roll preconditions."""
+
+    def __init__(self):
+        self.game = yatzy.Game(yatzy.get_ruleset("yatzy"), SEED)
+        self.requests = []
+        self.interfere = {}
+
+    def state(self):
+        game = self.game
+        return {
+            "id": "r1",
+            "mode": "solo",
+            "ruleset": "yatzy",
+            "status": "completed" if game.is_over else "in_progress",
+            "turn": game.turn,
+            "turns": 15,
+            "roll": game.rolls_used,
+            "rolls_left": game.rolls_left,
+            "dice": list(game.dice),
+            "scorecard": game.scorecard,
+            "options": game.options(),
+            "upper_total": game.upper_total,
+            "bonus": game.bonus,
+            "total": game.total,
+            "commitment": yatzy.commitment(SEED),
+            "seed": SEED.hex() if game.is_over else None,
+        }
+
+    def __call__(self, request):
+        path = request.url.path.removeprefix("/api/v1/rounds/r1/")
+        body = json.loads(request.content) if request.content else {}
+        self.requests.append((request.method, path, body))
+        if len(self.requests) in self.interfere:
+            self.interfere.pop(len(self.requests))()
+        if path == "hint/":
+            return httpx.Response(
+                403, json={"code": "hint_unavailable", "message": "No hints here."}
+            )
+        if request.method == "POST":
+            if (
+                body["turn"] != self.game.turn
+                or body.get("roll", self.game.rolls_used) != self.game.rolls_used
+            ):
+                return httpx.Response(
+                    409,
+                    json={
+                        "code": "stale_state",
+                        "message": "Stale turn or roll.",
+                        "current": self.state(),
+                    },
+                )
+            try:
+                if path == "roll/":
+                    self.game.roll(body["hold"])
+                else:
+                    self.game.score(body["category"])
+            except yatzy.YatzyError as error:
+                return httpx.Response(400, json={"code": error.code, "message": str(error)})
+        return httpx.Response(200, json=self.state())
+
+
+class Script:
+    """Typed lines, one per prompt."""
+
+    def __init__(self, lines):
+        self.lines = list(lines)
+
+    def read(self, prompt):
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+@pytest.fixture
+def server():
+    return FakeServer()
+
+
+def session(server, lines, tmp_path):
+    output = io.StringIO()
+    api = ApiClient(
+        "http://fake.test", "tok", transport=httpx.MockTransport(server), sleep=lambda s: None
+    )
+    console = Console(file=output, width=120, color_system=None)
+    return PlaySession(api, console, Journal(tmp_path), reader=Script(lines)), output
+
+
+def test_keys_roll_hold_by_die_number_and_score_by_box_number(server, tmp_path):
+    play, output = session(server, ["r", "1 3", "r", "s 15"], tmp_path)
+    final = play.run(server.state())
+    assert [r[1:] for r in server.requests] == [
+        ("roll/", {"hold": [], "turn": 0, "roll": 0}),
+        ("roll/", {"hold": [0, 2], "turn": 0, "roll": 1}),
+        ("score/", {"category": "yatzy", "turn": 0}),
+    ]
+    assert final["turn"] == 1
+    text = output.getvalue()
+    assert "Turn 1 of 15 · roll 2 of 3" in text and "held" in text
+
+
+def test_a_whole_round_ends_with_the_final_scorecard(server, tmp_path):
+    lines = [line for n in range(1, 16) for line in ("r", f"s {n}")]
+    play, output = session(server, lines, tmp_path)
+    final = play.run(server.state())
+    assert final["status"] == "completed"
+    assert f"Round completed · total {server.game.total}" in output.getvalue()
+    # What the client was shown is in its journal, for verify.
+    assert len(Journal(tmp_path).get("r1").rolls) == 15
+
+
+def test_a_refusal_is_shown_in_the_servers_words_and_play_goes_on(server, tmp_path):
+    play, output = session(server, ["r", "s 1", "r", "s ones", "?"], tmp_path)
+    play.run(server.state())
+    text = output.getvalue()
+    assert "ones is already filled" in text
+    assert "No hints here." in text
+
+
+def test_a_409_shows_the_rounds_current_state_and_clears_the_holds(server, tmp_path):
+    play, output = session(server, ["r", "12", "r", "r"], tmp_path)
+    # Between the client's first and second roll, another window rolls the round.
+    server.interfere[2] = lambda: server.game.roll(hold=[0])
+    final = play.run(server.state())
+    text = output.getvalue()
+    assert "Stale turn or roll." in text
+    assert "The round had moved on; this is its current state." in text
+    assert play.held == set()
+    # The stale roll was not applied; the next one went on from the current state.
+    assert [body for _, _, body in server.requests] == [
+        {"hold": [], "turn": 0, "roll": 0},
+        {"hold": [0, 1], "turn": 0, "roll": 1},
+        {"hold": [], "turn": 0, "roll": 2},
+    ]
+    assert final["roll"] == 3
+
+
+def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
+    play, output = session(server, [], tmp_path)
+    play.challenge = {"closes_at": "2999-01-01T00:00:00Z", "reveal_at": "2999-01-01T00:30:00Z"}
+    play.run(server.state())
+    assert "Daily resets in" in output.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("r", Roll()),
+        ("", Look()),
+        ("2", Toggle((2,))),
+        ("hold 1 5", Toggle((1, 5))),
+        ("s chance", Score("chance")),
+        ("score small", Score("small_straight")),
+        ("s 99", Invalid("There is no box 99: the boxes are numbered 1 to 15.")),
+    ],
+)
+def test_typed_lines_become_commands(line, command):
+    boxes = list(yatzy.get_ruleset("yatzy").categories)
+    assert parse_command(line, boxes=boxes, dice_count=5) == command
