@@ -89,24 +89,33 @@ def _time_zones() -> list[tuple[str, str]]:
 OPTION_PREFIX = "option_"
 
 
-def option_fields(rs: yatzy.Ruleset) -> dict[str, forms.Field]:
+def option_fields(rs: yatzy.Ruleset, *, required: bool = True) -> dict[str, forms.Field]:
     """A form field for each option of ``rs``'s ruleset (two for the upper bonus's
     threshold and points), labelled as the rules page words them, starting from the
-    values ``rs`` has. The allowed values are the engine's (``yatzy.option_specs``)."""
+    values ``rs`` has. The allowed values are the engine's (``yatzy.option_specs``).
+    Fields that are not ``required`` may be left out: their option keeps its default."""
     fields: dict[str, forms.Field] = {}
     for option in ruleset_options(rs):
         key = OPTION_PREFIX + option["name"]
-        common: dict[str, Any] = {"label": option["title"], "help_text": option["description"]}
+        common: dict[str, Any] = {
+            "label": option["title"],
+            "help_text": option["description"],
+            "required": required,
+        }
         value = option["value"]
         if option["kind"] == "flag":
-            fields[key] = forms.BooleanField(required=False, initial=value, **common)
+            fields[key] = forms.BooleanField(initial=value, **{**common, "required": False})
         elif option["kind"] == "choice":
             choices = [(choice, str(choice)) for choice in option["choices"]]
             fields[key] = forms.TypedChoiceField(
-                choices=choices, coerce=int, initial=value, **common
+                choices=choices, coerce=int, empty_value=None, initial=value, **common
             )
         elif option["kind"] == "pair":
-            bounds = {"min_value": option["minimum"], "max_value": option["maximum"]}
+            bounds = {
+                "min_value": option["minimum"],
+                "max_value": option["maximum"],
+                "required": required,
+            }
             fields[f"{key}_0"] = forms.IntegerField(
                 initial=value[0],
                 label=_("%(option)s: threshold") % {"option": option["title"]},
@@ -127,17 +136,16 @@ def option_fields(rs: yatzy.Ruleset) -> dict[str, forms.Field]:
 
 def options_from_form(name: str, data: dict[str, Any]) -> dict[str, Any]:
     """The options a form's cleaned ``data`` sets for ruleset ``name``: only those that
-    differ from the ruleset's defaults, as the API would take them."""
+    differ from the ruleset's defaults, as the API would take them (an option left
+    empty keeps its default)."""
     options: dict[str, Any] = {}
     for spec in yatzy.option_specs(name):
         key = OPTION_PREFIX + spec.name
         if spec.kind == "pair":
-            if f"{key}_0" not in data or f"{key}_1" not in data:
-                continue
-            value: Any = [data[f"{key}_0"], data[f"{key}_1"]]
-        elif key in data:
-            value = data[key]
+            value: Any = [data.get(f"{key}_0"), data.get(f"{key}_1")]
         else:
+            value = data.get(key)
+        if value is None or None in (value if isinstance(value, list) else ()):
             continue
         if value != spec.default:
             options[spec.name] = value
@@ -179,7 +187,8 @@ class SettingsForm(forms.Form):
         self.user = user
         # The options shown are those of the ruleset in the profile; choosing another
         # ruleset starts it from its defaults (as `PATCH accounts/me/` does).
-        self.fields.update(option_fields(yatzy.get_ruleset(user.ruleset, **user.options)))
+        rs = yatzy.get_ruleset(user.ruleset, **user.options)
+        self.fields.update(option_fields(rs, required=False))
 
     @property
     def profile_fields(self) -> list[forms.BoundField]:
