@@ -326,6 +326,8 @@ def _title(state: dict[str, Any], ruleset: str) -> str:
         return _("%(ruleset)s against the computer") % {"ruleset": ruleset}
     if state["mode"] == Round.Mode.FRIEND:
         return _("%(ruleset)s: a friend's challenge") % {"ruleset": ruleset}
+    if state["mode"] == Round.Mode.SOLO:
+        return _("%(ruleset)s: a solo game") % {"ruleset": ruleset}
     return ruleset
 
 
