@@ -286,6 +286,17 @@ def _option(rs: yatzy.Ruleset, spec: yatzy.OptionSpec) -> dict[str, Any]:
     }
 
 
+def ruleset_options(rs: yatzy.Ruleset) -> list[dict[str, Any]]:
+    """The options of ``rs`` as a player reads them: each one's name, title and
+    description, its default, allowed values and the value in force (what the rules
+    page and the forms of new games show).
+
+    >>> [(o["name"], o["value"]) for o in ruleset_options(yatzy.get_ruleset("yahtzee"))][:2]
+    [('forced_order', False), ('saved_rolls', False)]
+    """
+    return [_option(rs, spec) for spec in yatzy.option_specs(rs.name)]
+
+
 def ruleset_rules(rs: yatzy.Ruleset) -> dict[str, Any]:
     """The rules of ``rs`` (with its options in force) as a player reads them: dice,
     turns, how a turn goes, the upper bonus, the maximum total, the options with their
@@ -314,7 +325,7 @@ def ruleset_rules(rs: yatzy.Ruleset) -> dict[str, Any]:
             "text": render(_UPPER_BONUS, {"threshold": threshold, "points": points}),
         },
         "max_total": rs.max_total,
-        "options": [_option(rs, spec) for spec in yatzy.option_specs(rs.name)],
+        "options": ruleset_options(rs),
         "boxes": [
             {
                 "id": box,

@@ -65,12 +65,21 @@ def round_theme(rnd: Round) -> str:
     return clock.theme(day)
 
 
+def result_of(mine: int, theirs: int) -> str:
+    """``win``, ``loss`` or ``draw`` for the player whose total is ``mine``: the higher
+    total wins, equal totals draw (a computer game, a friend challenge).
+
+    >>> result_of(250, 240), result_of(200, 240), result_of(240, 240)
+    ('win', 'loss', 'draw')
+    """
+    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
+
+
 def round_result(rnd: Round, game: yatzy.Game) -> str | None:
     """``win``, ``loss`` or ``draw`` for the player, once a computer game is over."""
     if rnd.opponent is None or rnd.status != Round.Status.COMPLETED:
         return None
-    theirs = rnd.opponent["snapshot"]["total"]
-    return "win" if game.total > theirs else "loss" if game.total < theirs else "draw"
+    return result_of(game.total, rnd.opponent["snapshot"]["total"])
 
 
 def _opponent_view(rnd: Round) -> dict[str, Any] | None:
@@ -302,11 +311,15 @@ def round_analysis(rnd: Round) -> dict[str, Any]:
 # -- the player's games -----------------------------------------------------------------
 
 
+FINISHED = "finished"
+
+
 def games_for_player(
     *, player: User, mode: str | None = None, status: str | None = None
 ) -> QuerySet[Round]:
     """The player's rounds of every mode, newest first; ``status`` as reads show it (a
-    ranked round unfinished at its day's reveal is ``expired``)."""
+    ranked round unfinished at its day's reveal is ``expired``), or ``FINISHED`` for
+    every game that is no longer in progress (completed or expired)."""
     # A party is listed once, by its first seat.
     rounds = (
         Round.objects.filter(player=player)
@@ -326,6 +339,12 @@ def games_for_player(
         rounds = rounds.filter((single & Q(status=status) & ~lapsed) | Q(party__status=status))
     elif status == Round.Status.EXPIRED:
         rounds = rounds.filter(single & (Q(status=status) | lapsed))
+    elif status == FINISHED:
+        playing = Round.Status.IN_PROGRESS
+        rounds = rounds.filter(
+            (single & (~Q(status=playing) | lapsed))
+            | (Q(party__isnull=False) & ~Q(party__status=playing))
+        )
     elif status is not None:
         rounds = rounds.filter((single & Q(status=status)) | Q(party__status=status))
     return rounds.order_by("-started_at", "-id")
@@ -374,10 +393,15 @@ def party_seat_count(party: Party) -> int:
     return party.seats.count()
 
 
+def party_rounds(party: Party) -> list[Round]:
+    """The rounds of a party's seats, in seat order."""
+    return list(party.seats.select_related("challenge", "party").order_by("seat"))
+
+
 def party_payload(party: Party) -> dict[str, Any]:
     """The party: its seats (each a round) and the standings, equal totals sharing a
     rank (a draw)."""
-    seats = list(party.seats.select_related("challenge", "party").order_by("seat"))
+    seats = party_rounds(party)
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
     order = sorted(range(len(seats)), key=lambda i: (-totals[i], i))

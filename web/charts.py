@@ -1,5 +1,6 @@
 """Charts drawn on the server as inline SVG: the geometry of the day's score
-distribution and of a player's score history. Pure functions from numbers to shapes;
+distribution, of a player's score history and of the final score expected through a
+game (its analysis). Pure functions from numbers to shapes;
 the templates (``web/_chart_*.html``) draw them. No rule of the game is here: the
 values come from the boards' histograms and the players' rounds.
 """
@@ -38,10 +39,11 @@ class Chart:
     width: int = WIDTH
     height: int = HEIGHT
     bars: list[Bar] = field(default_factory=list)
-    points: list[tuple[float, float, str, int]] = field(default_factory=list)
+    points: list[tuple[float, float, str, float]] = field(default_factory=list)
     x_ticks: list[Tick] = field(default_factory=list)
     y_ticks: list[Tick] = field(default_factory=list)
     mark_x: float | None = None
+    level_y: float | None = None
     baseline: float = HEIGHT - BOTTOM
     left: float = LEFT
     right: float = WIDTH - RIGHT
@@ -162,4 +164,45 @@ def history(scores: Sequence[tuple[dt.date, int]]) -> Chart | None:
     chart.x_ticks = [Tick(chart.left, chart.baseline + 18, first_day.isoformat())]
     if last_day != first_day:
         chart.x_ticks.append(Tick(chart.right, chart.baseline + 18, last_day.isoformat()))
+    return chart
+
+
+def expectation(start: float, after_turns: Sequence[float]) -> Chart:
+    """A line through the final score expected before the first turn (``start``) and
+    after each turn's box (``after_turns``: the exact table's values of the moves
+    played; after the last box it is the total), with a level line at ``start``.
+    A drop is bad luck or a costly choice, a rise good luck.
+
+    >>> chart = expectation(190.5, [191.0, 180.25, 200.0])
+    >>> [(label, value) for _, _, label, value in chart.points]
+    [('0', 190.5), ('1', 191.0), ('2', 180.2), ('3', 200.0)]
+    >>> chart.points[3][1] < chart.points[2][1], chart.level_y == chart.points[0][1]
+    (True, True)
+    """
+    chart = Chart()
+    values = [start, *after_turns]
+    low, high = int(min(values)), int(max(values)) + 1
+    step = _nice_step(high - low, 4)
+    floor = low - low % step
+    ceiling = max(floor + step, high + (-high) % step)
+    plot_w = chart.right - chart.left
+    plot_h = chart.baseline - TOP
+    turns = max(1, len(values) - 1)
+
+    def y_of(value: float) -> float:
+        return round(chart.baseline - plot_h * (value - floor) / (ceiling - floor), 1)
+
+    for turn, value in enumerate(values):
+        x = round(chart.left + plot_w * turn / turns, 1)
+        chart.points.append((x, y_of(value), str(turn), round(value, 1)))
+    chart.level_y = y_of(start)
+    chart.y_ticks = [
+        Tick(chart.left - 6, y_of(v) + 4, str(v)) for v in range(floor, ceiling + 1, step)
+    ]
+    every = _nice_step(turns, 4)
+    chart.x_ticks = [
+        Tick(chart.points[turn][0], chart.baseline + 18, str(turn))
+        for turn in range(0, turns + 1)
+        if turn % every == 0 or turn == turns
+    ]
     return chart

@@ -18,7 +18,10 @@ from django.utils.translation import gettext_lazy as _
 import yatzy
 from accounts.models import User
 from accounts.serializers import MeSerializer, RegisterSerializer
-from games.rules import ruleset_title
+from config.api_errors import error_text
+from games.models import Round
+from games.rules import ruleset_options, ruleset_title
+from games.services import SEATS_MAX
 
 
 def _serializer_errors(form: forms.Form, errors: dict[str, Any]) -> None:
@@ -81,6 +84,82 @@ def _time_zones() -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(zoneinfo.available_timezones())]
 
 
+# -- the options of a ruleset ----------------------------------------------------------
+
+OPTION_PREFIX = "option_"
+
+
+def option_fields(rs: yatzy.Ruleset, *, required: bool = True) -> dict[str, forms.Field]:
+    """A form field for each option of ``rs``'s ruleset (two for the upper bonus's
+    threshold and points), labelled as the rules page words them, starting from the
+    values ``rs`` has. The allowed values are the engine's (``yatzy.option_specs``).
+    Fields that are not ``required`` may be left out: their option keeps its default."""
+    fields: dict[str, forms.Field] = {}
+    for option in ruleset_options(rs):
+        key = OPTION_PREFIX + option["name"]
+        common: dict[str, Any] = {
+            "label": option["title"],
+            "help_text": option["description"],
+            "required": required,
+        }
+        value = option["value"]
+        if option["kind"] == "flag":
+            fields[key] = forms.BooleanField(initial=value, **{**common, "required": False})
+        elif option["kind"] == "choice":
+            choices = [(choice, str(choice)) for choice in option["choices"]]
+            fields[key] = forms.TypedChoiceField(
+                choices=choices, coerce=int, empty_value=None, initial=value, **common
+            )
+        elif option["kind"] == "pair":
+            bounds = {
+                "min_value": option["minimum"],
+                "max_value": option["maximum"],
+                "required": required,
+            }
+            fields[f"{key}_0"] = forms.IntegerField(
+                initial=value[0],
+                label=_("%(option)s: threshold") % {"option": option["title"]},
+                help_text=option["description"],
+                **bounds,
+            )
+            fields[f"{key}_1"] = forms.IntegerField(
+                initial=value[1],
+                label=_("%(option)s: points") % {"option": option["title"]},
+                **bounds,
+            )
+        else:
+            fields[key] = forms.IntegerField(
+                min_value=option["minimum"], max_value=option["maximum"], initial=value, **common
+            )
+    return fields
+
+
+def options_from_form(name: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The options a form's cleaned ``data`` sets for ruleset ``name``: only those that
+    differ from the ruleset's defaults, as the API would take them (an option left
+    empty keeps its default)."""
+    options: dict[str, Any] = {}
+    for spec in yatzy.option_specs(name):
+        key = OPTION_PREFIX + spec.name
+        if spec.kind == "pair":
+            value: Any = [data.get(f"{key}_0"), data.get(f"{key}_1")]
+        else:
+            value = data.get(key)
+        if value is None or None in (value if isinstance(value, list) else ()):
+            continue
+        if value != spec.default:
+            options[spec.name] = value
+    return options
+
+
+def _engine_check(form: forms.Form, name: str, options: dict[str, Any]) -> None:
+    """The engine's own check of a ruleset and its options; its refusal is the form's."""
+    try:
+        yatzy.get_ruleset(name, **options)
+    except yatzy.YatzyError as exc:
+        form.add_error(None, error_text(exc))
+
+
 class SettingsForm(forms.Form):
     display_name = forms.CharField(
         label=_("Display name"),
@@ -101,20 +180,109 @@ class SettingsForm(forms.Form):
         widget=LongSelect,
         help_text=_("Applies from your next new game, never to one you are playing."),
     )
+    PROFILE = ("display_name", "language", "time_zone")
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        # The options shown are those of the ruleset in the profile; choosing another
+        # ruleset starts it from its defaults (as `PATCH accounts/me/` does).
+        rs = yatzy.get_ruleset(user.ruleset, **user.options)
+        self.fields.update(option_fields(rs, required=False))
+
+    @property
+    def profile_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.PROFILE]
+
+    @property
+    def game_fields(self) -> list[forms.BoundField]:
+        """The ruleset of new games and its options."""
+        return [self[name] for name in self.fields if name not in self.PROFILE]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
             return data
-        serializer = MeSerializer(self.user, data=data, partial=True)
+        fields = {name: data[name] for name in (*self.PROFILE, "ruleset")}
+        if data["ruleset"] == self.user.ruleset:
+            fields["options"] = options_from_form(self.user.ruleset, data)
+            _engine_check(self, self.user.ruleset, fields["options"])
+            if self.errors:
+                return data
+        serializer = MeSerializer(self.user, data=fields, partial=True)
         if not serializer.is_valid():
             _serializer_errors(self, serializer.errors)
             return data
         return dict(serializer.validated_data)
+
+
+class NewGameForm(forms.Form):
+    """A new solo, computer or party game: the ruleset (chosen on the page before the
+    form), its options starting from the player's settings, the computer's level or
+    the party's seat names. The services check everything again."""
+
+    ruleset = forms.ChoiceField(
+        choices=[(name, name) for name in yatzy.RULESETS], widget=forms.HiddenInput
+    )
+
+    def __init__(self, data: Any = None, *, mode: str, rs: yatzy.Ruleset) -> None:
+        super().__init__(data, initial={"ruleset": rs.name})
+        self.mode = mode
+        self.rs = rs
+        if mode == Round.Mode.COMPUTER:
+            self.fields["level"] = forms.ChoiceField(
+                label=_("The computer's level"),
+                choices=Round.Level.choices,
+                initial=Round.Level.MEDIUM,
+                widget=forms.RadioSelect,
+                help_text=_("Expert plays every choice perfectly; Easy keeps it simple."),
+            )
+        if mode == Round.Mode.PARTY:
+            for seat in range(SEATS_MAX):
+                self.fields[f"seat_{seat}"] = forms.CharField(
+                    label=_("Player %(number)d") % {"number": seat + 1},
+                    required=False,
+                    max_length=60,
+                    help_text=_("In the order you play. Leave the last ones empty for fewer.")
+                    if seat == 0
+                    else "",
+                )
+        self.fields.update(option_fields(rs))
+
+    @property
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith(OPTION_PREFIX)]
+
+    @property
+    def main_fields(self) -> list[forms.BoundField]:
+        return [
+            self[name]
+            for name in self.fields
+            if name != "ruleset" and not name.startswith(OPTION_PREFIX)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        data["options"] = options_from_form(self.rs.name, data)
+        _engine_check(self, self.rs.name, data["options"])
+        if self.mode == Round.Mode.PARTY:
+            names = [data.get(f"seat_{seat}", "") for seat in range(SEATS_MAX)]
+            data["seats"] = [name for name in names if name.strip()]
+        return data
+
+
+class FriendStartForm(forms.Form):
+    view = forms.ChoiceField(
+        label=_("How do you want to play?"),
+        choices=[
+            (Round.View.BLIND, _("Blind: play first, see their score at the end")),
+            (Round.View.TARGET, _("Target: see the score to beat while you play")),
+        ],
+        initial=Round.View.BLIND,
+        widget=forms.RadioSelect,
+    )
 
 
 class RollForm(forms.Form):
@@ -128,3 +296,11 @@ class RollForm(forms.Form):
 class ScoreForm(forms.Form):
     category = forms.CharField(max_length=32)
     turn = forms.IntegerField(min_value=0, max_value=99)
+
+
+class PartyRollForm(RollForm):
+    seat = forms.IntegerField(min_value=0, max_value=SEATS_MAX - 1)
+
+
+class PartyScoreForm(ScoreForm):
+    seat = forms.IntegerField(min_value=0, max_value=SEATS_MAX - 1)

@@ -3,7 +3,7 @@
 from django.urls import path
 
 import daily.converters  # noqa: F401  (registers the `isodate` and `year` converters)
-from web import views
+from web import modes, views
 
 app_name = "web"
 
@@ -13,6 +13,18 @@ urlpatterns = [
     path("play/<uuid:round_id>/", views.play, name="play"),
     path("play/<uuid:round_id>/roll/", views.play_roll, name="play-roll"),
     path("play/<uuid:round_id>/score/", views.play_score, name="play-score"),
+    path("play/<uuid:round_id>/analysis/", modes.analysis, name="analysis"),
+    path("play/<uuid:round_id>/share/", modes.share, name="share"),
+    path("games/", modes.games_list, name="games"),
+    path("games/new/<str:mode>/", modes.game_new, name="game-new"),
+    path("parties/<uuid:party_id>/", modes.party_page, name="party"),
+    path("parties/<uuid:party_id>/roll/", modes.party_roll, name="party-roll"),
+    path("parties/<uuid:party_id>/score/", modes.party_score, name="party-score"),
+    # SPEC §10 names the friend link without a trailing slash; with one it works too.
+    path("f/<str:code>", modes.friend, name="friend"),
+    path("f/<str:code>/", modes.friend),
+    path("f/<str:code>/play/", modes.friend_play, name="friend-play"),
+    path("f/<str:code>/revoke/", modes.friend_revoke, name="friend-revoke"),
     path("boards/daily/<isodate:day>/", views.board_daily, name="board-daily"),
     path("boards/best-day/", views.board_best_day, name="board-best-day"),
     path("boards/streaks/", views.board_streaks, name="board-streaks"),

@@ -132,9 +132,16 @@ def _held(query: Any, dice: int) -> list[int]:
     return sorted(held)
 
 
+def with_holds(url: str, held: Sequence[int | str] = (), **extra: str | int) -> str:
+    """``url`` with the held dice (and any ``extra`` parameters) in its query."""
+    query: dict[str, str | int | list[int | str]] = {**extra}
+    if held:
+        query["hold"] = list(held)
+    return f"{url}?{urlencode(query, doseq=True)}" if query else url
+
+
 def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
-    url = reverse("web:play", kwargs={"round_id": round_id})
-    return f"{url}?{urlencode({'hold': list(held)}, doseq=True)}" if held else url
+    return with_holds(reverse("web:play", kwargs={"round_id": round_id}), held)
 
 
 def _finished(rnd: Round, state: dict[str, Any], player: User) -> dict[str, Any] | None:
@@ -154,10 +161,70 @@ def _finished(rnd: Round, state: dict[str, Any], player: User) -> dict[str, Any]
     }
 
 
-def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
+def mini_dice(faces: Sequence[int], marked: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """Small dice for a text (a hint, an analysis, the computer's rolls); ``marked``
+    positions are shown as kept."""
+    return [
+        {"face": face, "svg": die_svg(face), "kept": i in marked} for i, face in enumerate(faces)
+    ]
+
+
+def _opponent(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The computer's card: its scorecard and each of its turns (the dice of every
+    roll, with the dice it kept for the next one marked, and the box it filled)."""
+    opponent = state["opponent"]
+    if opponent is None:
+        return None
+    turns = [
+        {
+            "number": turn["turn"] + 1,
+            "rolls": [
+                {
+                    "number": r + 1,
+                    "dice": mini_dice(dice, turn["holds"][r] if r < len(turn["holds"]) else ()),
+                    "kept": r < len(turn["holds"]),
+                }
+                for r, dice in enumerate(turn["rolls"])
+            ],
+            "box": box_name(turn["category"]),
+            "points": turn["points"],
+        }
+        for turn in opponent["turns"]
+    ]
+    return {
+        "level": Round.Level(opponent["level"]).label,
+        "scorecard": opponent["scorecard"],
+        "upper_total": opponent["upper_total"],
+        "bonus": opponent["bonus"],
+        "total": opponent["total"],
+        "turns": turns,
+        "last": turns[-1] if turns else None,
+    }
+
+
+def advice_allowed(rnd: Round) -> bool:
+    """Whether hints and the analysis exist for this round (the API's own rule)."""
+    try:
+        game_selectors.round_advice_check(rnd)
+    except ServiceError:
+        return False
+    return True
+
+
+def play_context(
+    rnd: Round,
+    player: User,
+    query: Any,
+    *,
+    play_url: str | None = None,
+    roll_url: str | None = None,
+    score_url: str | None = None,
+    seat: int | None = None,
+) -> dict[str, Any]:
     """What the play page shows of any round (daily, solo, computer, friend, party):
     the dice with the holds in ``query``, the scorecard with each open box's points
-    now, the upper bonus pace, and a finished daily round's standing."""
+    now, the upper bonus pace, the computer's card, and a finished daily round's
+    standing. A party's page passes its own URLs and the ``seat`` its forms act for."""
     game = game_selectors.round_game(rnd)
     state = game_selectors.round_payload(rnd, game)
     pace = game_selectors.round_bonus_pace(game)
@@ -165,9 +232,17 @@ def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
     can_hold = playing and state["roll"] > 0 and state["rolls_left"] > 0
     held = _held(query, len(state["dice"])) if can_hold else []
     dice = [
-        {"index": i, "number": i + 1, "face": face, "svg": die_svg(face), "held": i in held}
+        {
+            "index": i,
+            "number": i + 1,
+            "face": face,
+            "svg": die_svg(face),
+            "held": i in held,
+            "suggested": False,
+        }
         for i, face in enumerate(state["dice"])
     ]
+    opponent = _opponent(state)
     boxes = [
         {
             "id": box,
@@ -177,6 +252,8 @@ def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
             "upper": box in pace["par"],
             "par": pace["par"].get(box),
             "pace": pace["boxes"].get(box),
+            "opponent": opponent["scorecard"][box] if opponent else None,
+            "suggested": False,
         }
         for box, points in state["scorecard"].items()
     ]
@@ -191,9 +268,89 @@ def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
         "upper_boxes": [box for box in boxes if box["upper"]],
         "lower_boxes": [box for box in boxes if not box["upper"]],
         "pace": pace,
+        "opponent": opponent,
         "finished": _finished(rnd, state, player),
-        "play_url": reverse("web:play", kwargs={"round_id": rnd.id}),
+        "play_url": play_url or reverse("web:play", kwargs={"round_id": rnd.id}),
+        "roll_url": roll_url or reverse("web:play-roll", kwargs={"round_id": rnd.id}),
+        "score_url": score_url or reverse("web:play-score", kwargs={"round_id": rnd.id}),
+        "seat": seat,
     }
+
+
+# How many moves a hint shows: the best and the next alternatives.
+HINT_MOVES = 5
+
+
+def move_view(move: dict[str, Any]) -> dict[str, Any]:
+    """A move of a hint or an analysis as the page words it: the faces it keeps (as
+    dice), the box it fills with its points, the final score expected after it."""
+    return {
+        **move,
+        "keep_dice": mini_dice(move["keep"]),
+        "box": box_name(move["category"]) if move["category"] else None,
+    }
+
+
+def _hint(request: HttpRequest, rnd: Round, card: dict[str, Any]) -> dict[str, Any]:
+    """The hint panel: the best move and the next ones with their expected final
+    scores; the best move's dice (or box) are marked on the card. A refusal (the table
+    still being built, saved rolls) is the panel's message."""
+    refused = throttled(request, "play")
+    if refused:
+        return {"error": refused}
+    try:
+        hint = game_selectors.round_hint(rnd)
+    except ServiceError as exc:
+        return {"error": error_text(exc)}
+    best = hint["best"]
+    moves = []
+    for move in hint["moves"][:HINT_MOVES]:
+        shown = move_view(move)
+        shown["behind"] = best["expected"] - move["expected"]
+        if move["kind"] == "hold":
+            shown["apply_url"] = with_holds(card["play_url"], move["hold"], hint=1)
+        moves.append(shown)
+    if best["kind"] == "hold":
+        for die in card["dice"]:
+            die["suggested"] = die["index"] in best["hold"]
+    if best["kind"] == "score":
+        for box in card["upper_boxes"] + card["lower_boxes"]:
+            box["suggested"] = box["id"] == best["category"]
+    return {"best": moves[0], "others": moves[1:], "count": len(hint["moves"])}
+
+
+def _title(state: dict[str, Any], ruleset: str) -> str:
+    if state["date"]:
+        return _("Daily of %(date)s") % {"date": state["date"]}
+    if state["mode"] == Round.Mode.COMPUTER:
+        return _("%(ruleset)s against the computer") % {"ruleset": ruleset}
+    if state["mode"] == Round.Mode.FRIEND:
+        return _("%(ruleset)s: a friend's challenge") % {"ruleset": ruleset}
+    if state["mode"] == Round.Mode.SOLO:
+        return _("%(ruleset)s: a solo game") % {"ruleset": ruleset}
+    return ruleset
+
+
+def _share(request: HttpRequest, rnd: Round, player: User) -> dict[str, Any] | None:
+    """The live friend code of the player's finished round, its link and who played it."""
+    try:
+        share = game_selectors.share_of_round(round_id=rnd.id, player=player)
+    except NotFoundError:
+        return None
+    plays = game_selectors.share_plays(share)
+    return {**plays, "link": request.build_absolute_uri(plays["url"])}
+
+
+def _challenge(state: dict[str, Any], player: User) -> dict[str, Any] | None:
+    """For a round started from a friend's code: who challenged, and the score to beat
+    where the friend may see it (the API's friend view decides)."""
+    if state["share"] is None:
+        return None
+    try:
+        share = game_selectors.share_get(code=state["share"])
+    except NotFoundError:
+        return None  # revoked since: the round plays on, the challenge page is gone
+    return game_selectors.friend_view(share=share, player=player)
 
 
 @login_required
@@ -201,30 +358,52 @@ def play_context(rnd: Round, player: User, query: Any) -> dict[str, Any]:
 def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
     player: User = request.user  # type: ignore[assignment]
     rnd = game_selectors.round_get_for_player(round_id=round_id, player=player)
-    return render(request, "web/play.html", play_context(rnd, player, request.GET))
+    card = play_context(rnd, player, request.GET)
+    state = card["round"]
+    advice = advice_allowed(rnd)
+    playing = state["status"] == Round.Status.IN_PROGRESS
+    context = {
+        **card,
+        "card": card,
+        "title": _title(state, card["ruleset_name"]),
+        "advice": advice,
+        "hint": _hint(request, rnd, card)
+        if advice and playing and request.GET.get("hint")
+        else None,
+        "share": _share(request, rnd, player)
+        if state["status"] == Round.Status.COMPLETED
+        else None,
+        "challenge": _challenge(state, player),
+    }
+    return render(request, "web/play.html", context)
 
 
 FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it stands.")
 
 
-def _act(
-    request: HttpRequest, round_id: UUID, action: Callable[[], object], *, keep_holds: bool
+def act(
+    request: HttpRequest,
+    back: Callable[[Sequence[int | str]], str],
+    action: Callable[[], object],
+    *,
+    keep_holds: bool,
 ) -> HttpResponse:
-    """Run a roll or score and go back to the round: a refusal (400, 409) is shown there
-    as its message, over the round's current state; the holds stay as they were."""
+    """Run a roll or score and go back to the page ``back`` makes from the holds: a
+    refusal (400, 409) is shown there as its message, over the current state; the
+    holds stay as they were."""
     held = request.POST.getlist("hold")
-    refused = _throttled(request, "play")  # the API's budget per player, shared
+    refused = throttled(request, "play")  # the API's budget per player, shared
     if refused:
         messages.error(request, refused)
-        return HttpResponseRedirect(_play_url(round_id, held))
+        return HttpResponseRedirect(back(held))
     try:
         action()
     except NotFoundError as exc:
         return error_page(request, error_text(exc), status=exc.status_code)
     except (ServiceError, yatzy.YatzyError) as exc:
         messages.error(request, error_text(exc))
-        return HttpResponseRedirect(_play_url(round_id, held))
-    return HttpResponseRedirect(_play_url(round_id, held if keep_holds else ()))
+        return HttpResponseRedirect(back(held))
+    return HttpResponseRedirect(back(held if keep_holds else ()))
 
 
 @login_required
@@ -235,9 +414,9 @@ def play_roll(request: HttpRequest, round_id: UUID) -> HttpResponse:
         messages.error(request, FORM_PROBLEM)
         return HttpResponseRedirect(_play_url(round_id))
     data = form.cleaned_data
-    return _act(
+    return act(
         request,
-        round_id,
+        lambda held: _play_url(round_id, held),
         lambda: game_services.round_roll(
             round_id=round_id,
             player=request.user,  # type: ignore[arg-type]
@@ -257,9 +436,9 @@ def play_score(request: HttpRequest, round_id: UUID) -> HttpResponse:
         messages.error(request, FORM_PROBLEM)
         return HttpResponseRedirect(_play_url(round_id))
     data = form.cleaned_data
-    return _act(
+    return act(
         request,
-        round_id,
+        lambda held: _play_url(round_id, held),
         lambda: game_services.round_score(
             round_id=round_id,
             player=request.user,  # type: ignore[arg-type]
@@ -452,7 +631,7 @@ class _Scope:
         self.throttle_scope = scope
 
 
-def _throttled(request: HttpRequest, scope: str) -> str | None:
+def throttled(request: HttpRequest, scope: str) -> str | None:
     throttle = ScopedThrottle()
     if throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
         return None
@@ -476,7 +655,7 @@ class PageLoginView(LoginView):
     redirect_authenticated_user = True
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        refused = _throttled(request, "login")
+        refused = throttled(request, "login")
         if refused:
             form = self.get_form()
             form.is_bound = False
@@ -493,7 +672,7 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST or None)
     status = 200
     if request.method == "POST":
-        refused = _throttled(request, "register")
+        refused = throttled(request, "register")
         if refused:
             form.add_error(None, refused)
             status = 429
@@ -533,16 +712,35 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     }
     form = SettingsForm(request.POST or None, user=user, initial=initial)
     if request.method == "POST" and form.is_valid():
-        user_update(user=user, data=form.cleaned_data)
-        messages.success(request, _("Your settings are saved."))
-        response = redirect("web:settings")
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME,
-            user.language,
-            max_age=settings.LANGUAGE_COOKIE_AGE,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-            secure=settings.LANGUAGE_COOKIE_SECURE,
-        )
-        return response
+        before = user.ruleset
+        try:
+            user_update(user=user, data=form.cleaned_data)
+        except (ServiceError, yatzy.YatzyError) as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            messages.success(request, _("Your settings are saved."))
+            if user.ruleset != before:
+                messages.info(
+                    request,
+                    _(
+                        "New games use %(ruleset)s with its usual options now; "
+                        "change them below if you like."
+                    )
+                    % {"ruleset": ruleset_title(user.ruleset)},
+                )
+            response = redirect("web:settings")
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                user.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+            )
+            return response
     status = 400 if request.method == "POST" else 200
-    return render(request, "web/settings.html", {"form": form}, status=status)
+    return render(
+        request,
+        "web/settings.html",
+        {"form": form, "ruleset_name": ruleset_title(user.ruleset)},
+        status=status,
+    )

@@ -177,6 +177,10 @@ def test_every_page_fits_a_phone_without_sideways_scrolling(open_page):
         "/rules/maxi/",
         "/rules/yahtzee/",
         "/settings/",
+        "/games/",
+        "/games/new/solo/",
+        "/games/new/computer/",
+        "/games/new/party/",
         "/accounts/logout/",
     ]
     for url in pages:

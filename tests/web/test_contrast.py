@@ -40,6 +40,8 @@ PAIRS = [
     ("accent", "paper"),
     ("accent", "wash"),
     ("good-ink", "good-wash"),
+    ("good-ink", "paper"),
+    ("ink", "good-wash"),
     ("bad-ink", "bad-wash"),
     ("bad-ink", "paper"),
 ]

@@ -1,8 +1,9 @@
-// The play page, live: dice toggle their hold in place, roll and score post the page's
-// own forms in the background and the round's part of the page is replaced by the
-// answer (the same server-rendered page a plain form post would load). Keys: 1-6 hold a
-// die, R rolls; Tab and Enter reach everything else. Without this script every control
-// still works as a plain form.
+// The play page (and the party's), live: dice toggle their hold in place; roll, score
+// and hint send the page's own forms (marked data-swap) in the background and the
+// round's part of the page is replaced by the answer (the same server-rendered page a
+// plain form would load). Keys: 1-6 hold a die, R rolls, H asks for a hint; Tab and
+// Enter reach everything else. Without this script every control still works as a
+// plain form.
 (function () {
   "use strict";
   var busy = false;
@@ -20,7 +21,7 @@
   // Every form of the round carries the holds: the roll uses them, the others keep them.
   function syncHolds(root) {
     var held = heldPositions(root);
-    ["#roll-form [data-hold-inputs]", "#hold-form", "#score-form"].forEach(function (selector) {
+    ["#roll-form [data-hold-inputs]", "#hint-form [data-hold-inputs]", "#hold-form", "#score-form"].forEach(function (selector) {
       var box = root.querySelector(selector);
       if (!box) { return; }
       box.querySelectorAll("input[name=hold]").forEach(function (input) { input.remove(); });
@@ -48,7 +49,8 @@
     var roll = root.querySelector("[data-action=roll]:not([disabled])");
     var box = root.querySelector("[data-box]");
     var result = root.querySelector("#result-heading");
-    var target = action === "score" ? (roll || result) : (roll || box || result);
+    var hint = root.querySelector("#hint-heading");
+    var target = action === "hint" ? (hint || roll) : action === "score" ? (roll || result) : (roll || box || result);
     if (target) {
       if (!target.hasAttribute("tabindex") && target.tagName === "H2") { target.setAttribute("tabindex", "-1"); }
       target.focus();
@@ -78,20 +80,32 @@
     focusAfter(play(), action);
   }
 
+  function send(form, submitter) {
+    var data = new FormData(form, submitter || undefined);
+    if (form.method.toLowerCase() === "get") {
+      var query = new URLSearchParams(data).toString();
+      return fetch(form.action + (query ? "?" + query : ""), {
+        headers: { "Accept": "text/html" },
+        credentials: "same-origin"
+      });
+    }
+    var token = form.querySelector("input[name=csrfmiddlewaretoken]");
+    return fetch(form.action, {
+      method: "POST",
+      body: data,
+      headers: { "X-CSRFToken": token ? token.value : "", "Accept": "text/html" },
+      credentials: "same-origin"
+    });
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!play() || (form.id !== "roll-form" && form.id !== "score-form")) { return; }
+    if (!play() || !form.hasAttribute("data-swap")) { return; }
     event.preventDefault();
     if (busy) { return; }
     busy = true;
-    var token = form.querySelector("input[name=csrfmiddlewaretoken]");
-    var action = form.id === "roll-form" ? "roll" : "score";
-    fetch(form.action, {
-      method: "POST",
-      body: new FormData(form, event.submitter || undefined),
-      headers: { "X-CSRFToken": token ? token.value : "", "Accept": "text/html" },
-      credentials: "same-origin"
-    }).then(function (response) {
+    var action = form.id === "roll-form" ? "roll" : form.id === "hint-form" ? "hint" : "score";
+    send(form, event.submitter).then(function (response) {
       return response.text().then(function (html) { swap(response.url, html, action); });
     }).catch(function () {
       window.location.reload();
@@ -115,6 +129,12 @@
       if (roll && !roll.disabled) {
         event.preventDefault();
         roll.click();
+      }
+    } else if (event.key === "h" || event.key === "H") {
+      var hint = root.querySelector("[data-action=hint]");
+      if (hint) {
+        event.preventDefault();
+        hint.click();
       }
     }
   });

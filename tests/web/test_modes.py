@@ -1,0 +1,460 @@
+"""The pages of the other modes through Django's test client: new games from the
+player's settings, the solo hint and the analysis, the computer's turns, friend
+challenges (share, /f/{code}, revoke, the friendly 404), the party screen with its
+draws, the settings of new games and the games list."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+
+import yatzy
+from accounts.models import User
+from daily import clock
+from daily.services import challenge_get_or_create
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import Party, Round
+from tests.factories import make_player
+from tests.leaderboards.conftest import noon, travel
+from tests.web.test_pages import boxes, logged_in, start, text
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _tables(yahtzee_table):
+    """The Yahtzee table (seconds to build, once a session) serves the hints."""
+
+
+def new_game(client: Client, mode: str, ruleset: str = "yahtzee", **fields) -> str:
+    """Start a game through its page's form; returns the page it redirects to."""
+    response = client.post(f"/games/new/{mode}/", {"ruleset": ruleset, **fields})
+    assert response.status_code == 302, text(response)
+    return response["Location"]
+
+
+def defaults(ruleset: str) -> dict[str, object]:
+    """The option fields of a new-game form as its page first shows them."""
+    rs = yatzy.get_ruleset(ruleset)
+    fields: dict[str, object] = {}
+    for name, value in rs.options.items():
+        if isinstance(value, list):
+            fields[f"option_{name}_0"], fields[f"option_{name}_1"] = value
+        elif value is not False:
+            fields[f"option_{name}"] = "on" if value is True else value
+    return fields
+
+
+def round_of(path: str) -> Round:
+    return Round.objects.get(pk=path.split("/")[2])
+
+
+def play_out(player: User, rnd: Round) -> Round:
+    """Finish a round through the services: one roll a turn, the box worth most."""
+    while True:
+        rnd.refresh_from_db()
+        game = game_selectors.round_game(rnd)
+        if game.is_over:
+            return rnd
+        _, game = game_services.round_roll(
+            round_id=rnd.id, player=player, hold=(), turn=game.turn, roll=0
+        )
+        options = game.options()
+        game_services.round_score(
+            round_id=rnd.id, player=player, category=max(options, key=options.get), turn=game.turn
+        )
+
+
+def play_page_to_the_end(client: Client, path: str) -> str:
+    """Finish a round through its page's forms; returns the last page."""
+    while True:
+        page = text(client.get(path))
+        if 'data-status="in_progress"' not in page:
+            return page
+        rnd = round_of(path)
+        turn = rnd.snapshot["turn"]
+        client.post(f"{path}roll/", {"turn": turn, "roll": 0})
+        options = boxes(text(client.get(path)))
+        client.post(f"{path}score/", {"turn": turn, "category": max(options, key=options.get)})
+
+
+# -- new games --------------------------------------------------------------------------
+
+
+def test_a_new_game_starts_from_the_players_settings_and_takes_the_forms_options():
+    user, client = logged_in(ruleset="yatzy", options={"upper_bonus": [50, 25]})
+    page = text(client.get("/games/new/solo/"))
+    assert '<a href="/games/new/solo/?ruleset=yatzy" aria-current="page">' in page
+    assert re.search(r'name="option_upper_bonus_0" value="50"', page)
+    assert "From your settings" in page
+    other = text(client.get("/games/new/solo/?ruleset=yahtzee"))
+    assert re.search(r'name="option_upper_bonus_1" value="35"', other)  # Yahtzee's own
+    fields = {**defaults("yatzy"), "option_upper_bonus_0": 50, "option_upper_bonus_1": 25}
+    path = new_game(client, "solo", "yatzy", option_forced_order="on", **fields)
+    rnd = round_of(path)
+    assert (rnd.mode, rnd.ruleset) == ("solo", "yatzy")
+    assert rnd.options["forced_order"] is True and rnd.options["upper_bonus"] == [50, 25]
+    user.refresh_from_db()
+    assert user.options == {"upper_bonus": [50, 25]}  # the form changes this game only
+
+
+def test_a_new_game_refuses_options_the_engine_refuses_and_creates_nothing():
+    _, client = logged_in()
+    fields = {**defaults("maxi"), "ruleset": "maxi", "option_full_straight_points": 22}
+    response = client.post("/games/new/solo/", fields)
+    assert response.status_code == 400
+    too_big = {**defaults("maxi"), "ruleset": "maxi", "option_upper_bonus_0": 10001}
+    assert client.post("/games/new/computer/", too_big).status_code == 400
+    few = {**defaults("yahtzee"), "ruleset": "yahtzee", "seat_0": "Solo"}
+    refused = client.post("/games/new/party/", few)
+    assert refused.status_code == 400 and "A party has 2 to 4 seats, not 1." in text(refused)
+    assert not Round.objects.exists()
+    assert client.get("/games/new/chess/").status_code == 404
+
+
+# -- solo: the hint and the analysis ----------------------------------------------------
+
+
+def test_the_hint_shows_the_best_move_and_alternatives_and_marks_the_dice_to_keep():
+    _, client = logged_in()
+    path = new_game(client, "solo", **defaults("yahtzee"))
+    before = text(client.get(path, {"hint": 1}))
+    assert 'data-action="hint"' in before
+    assert re.search(r'data-hint-best data-kind="roll"', before)
+    rnd = round_of(path)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    page = text(client.get(path, {"hint": 1}))
+    api = client.get(f"/api/v1/rounds/{rnd.id}/hint/").json()  # the page's session
+    best = api["best"]
+    kind = re.search(r'data-hint-best data-kind="(\w+)" data-hold="([\d ]*)"', page)
+    assert kind.group(1) == best["kind"]
+    assert kind.group(2).split() == [str(p) for p in best["hold"]]
+    suggested = re.findall(r'data-die="(\d)" data-suggested', page)
+    assert suggested == ([str(p) for p in best["hold"]] if best["kind"] == "hold" else [])
+    expected = f"Expected final score: {best['expected']:.1f}."
+    assert expected in page
+    assert len(re.findall(r"<tr data-hint-move>", page)) == min(4, len(api["moves"]) - 1)
+    second = api["moves"][1]
+    assert f"{second['expected']:.1f}" in page
+
+
+def test_following_the_hints_on_the_page_plays_a_perfect_game_and_the_analysis_says_so():
+    _, client = logged_in()
+    path = new_game(client, "solo", **defaults("yahtzee"))
+    rnd = round_of(path)
+    while True:
+        page = text(client.get(path, {"hint": 1}))
+        if 'data-status="in_progress"' not in page:
+            break
+        best = re.search(
+            r'data-hint-best data-kind="(\w+)" data-hold="([\d ]*)" data-category="(\w*)"', page
+        )
+        rnd.refresh_from_db()
+        turn, roll = rnd.snapshot["turn"], rnd.snapshot["rolls_used"]
+        if best.group(1) == "score":
+            client.post(f"{path}score/", {"turn": turn, "category": best.group(3)})
+        else:
+            held = best.group(2).split()
+            client.post(f"{path}roll/", {"turn": turn, "roll": roll, "hold": held})
+    assert 'data-action="analysis"' in page
+    analysis = text(client.get(f"{path}analysis/"))
+    api = client.get(f"/api/v1/rounds/{rnd.id}/analysis/").json()
+    assert api["loss"] == 0
+    assert '<dd data-loss="0.00">' in analysis
+    assert len(re.findall(r"<tbody data-turn=", analysis)) == 13
+    assert len(re.findall(r"<tr class=\"best\" data-decision", analysis)) == len(api["decisions"])
+    chart = re.search(r'<svg data-chart="expectation".*?</svg>', analysis, re.S).group(0)
+    assert chart.count('<circle class="point"') == 14  # the start and each of 13 turns
+    assert f"13: {float(api['total'])}" in chart  # the last point is the total
+
+
+def test_a_worse_box_shows_the_points_it_lost_in_the_analysis():
+    player, client = logged_in()
+    path = new_game(client, "solo", **defaults("yahtzee"))
+    rnd = play_out(player, round_of(path))
+    api = game_selectors.round_analysis(rnd)
+    page = text(client.get(f"{path}analysis/"))
+    assert api["loss"] > 0
+    assert f'data-loss="{api["loss"]:.2f}"' in page
+    lost = [d for d in api["decisions"] if d["loss"] > 0.005]
+    assert len(re.findall(r'<tr class="lost" data-decision', page)) == len(lost)
+
+
+def test_a_daily_round_of_an_open_day_has_no_hint_and_no_analysis():
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    page = text(client.get(path, {"hint": 1}))
+    assert "data-hint" not in page and 'data-action="hint"' not in page
+    assert "H shows a hint" not in page
+    refused = client.get(f"{path}analysis/")
+    assert refused.status_code == 403
+    assert "no hints or analysis for the daily until its day is over" in unescape(text(refused))
+
+
+def test_a_hint_while_the_table_is_being_built_says_so():
+    _, client = logged_in()
+    fields = {**defaults("yatzy"), "option_upper_bonus_0": 60, "option_upper_bonus_1": 40}
+    path = new_game(client, "solo", "yatzy", **fields)  # a table nobody has built
+    page = text(client.get(path, {"hint": 1}))
+    assert "data-hint-error" in page
+    assert "is being built" in page
+
+
+# -- the computer -----------------------------------------------------------------------
+
+
+def test_the_computer_plays_each_turn_after_the_player_and_the_page_shows_it():
+    _, client = logged_in()
+    path = new_game(client, "computer", level="easy", **defaults("yahtzee"))
+    rnd = round_of(path)
+    assert rnd.level == "easy"
+    page = text(client.get(path))
+    assert "data-opponent-turn" not in page and "computer: Easy" in page
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    category = next(iter(boxes(text(client.get(path)))))
+    client.post(f"{path}score/", {"turn": 0, "category": category})
+    page = text(client.get(path))
+    rnd.refresh_from_db()
+    played = rnd.opponent["turns"][0]
+    assert 'data-opponent-turn="1"' in page
+    assert f'data-opponent-box="{played["category"]}">{played["points"]}<' in page
+    assert page.count("Roll 1</span>") == 1
+    final = play_page_to_the_end(client, path)
+    rnd.refresh_from_db()
+    result = game_selectors.round_result(rnd, game_selectors.round_game(rnd))
+    assert f'data-result="{result}"' in final
+    assert f"data-opponent-total>{rnd.opponent['snapshot']['total']}<" in final
+
+
+# -- friend challenges ------------------------------------------------------------------
+
+
+def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
+    owner, owner_client = logged_in("ada", display_name="Ada <b>L</b>")
+    path = new_game(owner_client, "solo", **defaults("yahtzee"))
+    shared = play_out(owner, round_of(path))
+    assert 'data-action="share"' in text(owner_client.get(path))
+    shared_page = owner_client.post(f"{path}share/", follow=True)
+    code = re.search(r"data-share-code>(\w{8})<", text(shared_page)).group(1)
+    assert f'value="http://testserver/f/{code}"' in text(shared_page)
+
+    _, friend = logged_in("bea")
+    invite = text(friend.get(f"/f/{code.lower()}"))  # as people type it
+    assert "Ada &lt;b&gt;L&lt;/b&gt; challenges you" in invite
+    assert 'name="view" value="target"' in invite
+    started = friend.post(f"/f/{code}/play/", {"view": "target"})
+    assert started.status_code == 302
+    mine = started["Location"]
+    assert f"Score to beat: {shared.total}" in text(friend.get(mine))
+    assert "data-hint" not in text(friend.get(mine, {"hint": 1}))  # no hints for friends
+    play_page_to_the_end(friend, mine)
+    done = text(friend.get(f"/f/{code}"))
+    assert "data-comparison" in done
+    assert len(re.findall(r"data-compare-turn=", done)) == 13
+    assert f"data-target>{shared.total}<" in done
+    assert f"data-total>{round_of(mine).total}<" in done
+
+    owner_page = text(owner_client.get(path))
+    assert "<tr data-play-row><td>bea</td><td>target</td>" in owner_page
+    own = text(owner_client.get(f"/f/{code}"))
+    assert "Your challenge" in own and 'data-action="revoke"' in own
+    revoked = owner_client.post(f"/f/{code}/revoke/", follow=True)
+    assert "its link no longer works" in text(revoked)
+    gone = friend.get(f"/f/{code}")
+    assert gone.status_code == 404 and "This challenge link does not work" in text(gone)
+    assert 'data-action="share"' in text(owner_client.get(path))  # can be shared anew
+
+
+def test_an_unknown_code_is_a_friendly_404_and_only_the_sharer_may_revoke():
+    owner, owner_client = logged_in("ada")
+    path = new_game(owner_client, "solo", **defaults("yahtzee"))
+    play_out(owner, round_of(path))
+    owner_client.post(f"{path}share/")
+    code = game_selectors.share_of_round(round_id=round_of(path).id, player=owner).code
+    _, other = logged_in("eve")
+    response = other.get("/f/<b>nope")
+    assert response.status_code == 404
+    assert "&lt;b&gt;nope" in text(response) and "<b>nope" not in text(response)
+    assert other.post(f"/f/{code}/revoke/").status_code == 404
+    assert other.get(f"/f/{code}").status_code == 200  # still live
+    own_start = owner_client.post(f"/f/{code}/play/", {"view": "blind"}, follow=True)
+    assert "This is your own round&#x27;s code." in text(own_start)
+    assert Client().get(f"/f/{code}")["Location"] == f"/accounts/login/?next=/f/{code}"
+
+
+def test_an_unfinished_round_cannot_be_shared():
+    _, client = logged_in()
+    path = new_game(client, "solo", **defaults("yahtzee"))
+    page = text(client.post(f"{path}share/", follow=True))
+    assert "Only a finished round can be shared." in page
+    assert "data-share-code" not in page
+
+
+# -- parties ----------------------------------------------------------------------------
+
+
+def party_of(path: str) -> Party:
+    return Party.objects.get(pk=path.split("/")[2])
+
+
+def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
+    _, client = logged_in()
+    seats = {"seat_0": "Ann", "seat_1": "Bo", "seat_2": "<script>alert(1)</script>"}
+    path = new_game(client, "party", **seats, **defaults("yahtzee"))
+    assert re.fullmatch(r"/parties/[0-9a-f-]{36}/", path)
+    page = text(client.get(path))
+    assert re.search(r'data-seat-turn="0">Ann.s turn<', page)
+    assert page.count('<details class="seat-card"') == 3
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
+    client.post(f"{path}roll/", {"seat": 0, "turn": 0, "roll": 0})
+    category = next(iter(boxes(text(client.get(path)))))
+    client.post(f"{path}score/", {"seat": 0, "turn": 0, "category": category})
+    page = text(client.get(path))
+    assert re.search(r'data-seat-turn="1">Bo.s turn<', page)
+    wrong = client.post(f"{path}roll/", {"seat": 0, "turn": 1, "roll": 0}, follow=True)
+    assert "It is Bo&#x27;s turn (seat 1)" in text(wrong)
+    party = party_of(path)
+    assert party.current_seat == 1
+    assert party.seats.get(seat=0).snapshot["turn"] == 1
+
+
+def test_party_standings_show_equal_totals_as_a_draw():
+    player, client = logged_in()
+    party = game_services.party_create(player=player, seats=["Ann", "Bo"], ruleset="yahtzee")
+    rs = yatzy.get_ruleset("yahtzee")
+    same = yatzy.Game(rs, bytes(32))
+    Round.objects.filter(party=party).update(seed=bytes(32), snapshot=same.snapshot())
+    for turn in range(13):
+        for seat in (0, 1):
+            party = game_services.party_act(
+                party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
+            )
+            game = game_selectors.round_game(party.seats.get(seat=seat))
+            options = game.options()
+            game_services.party_act(
+                party_id=party.id,
+                player=player,
+                seat=seat,
+                turn=turn,
+                category=max(options, key=options.get),
+                action="score",
+            )
+    page = text(client.get(f"/parties/{party.id}/"))
+    assert 'data-status="completed"' in page
+    assert len(re.findall(r'data-rank="1" data-draw>', page)) == 2
+    assert "A draw: Ann, Bo share first place" in page
+
+
+def test_another_players_party_is_not_found_on_its_page_and_forms():
+    owner, _ = make_player("owner")
+    party = game_services.party_create(player=owner, seats=["Ann", "Bo"], ruleset="yahtzee")
+    _, other = logged_in("other")
+    assert other.get(f"/parties/{party.id}/").status_code == 404
+    for action in ("roll", "score"):
+        body = {"seat": 0, "turn": 0, "roll": 0, "category": "chance"}
+        assert other.post(f"/parties/{party.id}/{action}/", body).status_code == 404
+    assert all(rnd.snapshot["rolls_used"] == 0 for rnd in party.seats.all())
+
+
+# -- settings and the games list --------------------------------------------------------
+
+
+def test_settings_store_the_options_of_new_games_and_a_new_ruleset_starts_from_its_defaults():
+    user, client = logged_in(ruleset="maxi")
+    page = text(client.get("/settings/"))
+    assert "They apply from your next new game" in page
+    assert 'name="option_full_straight_points"' in page
+    profile = {"display_name": "Ada", "language": "en", "time_zone": "UTC"}
+    options = {**defaults("maxi"), "option_full_straight_points": 30, "option_forced_order": "on"}
+    assert client.post("/settings/", {**profile, "ruleset": "maxi", **options}).status_code == 302
+    user.refresh_from_db()
+    assert user.options == {"forced_order": True, "full_straight_points": 30}
+    switched = client.post("/settings/", {**profile, "ruleset": "yahtzee", **options}, follow=True)
+    user.refresh_from_db()
+    assert (user.ruleset, user.options) == ("yahtzee", {})
+    assert "New games use Yahtzee with its usual options now" in text(switched)
+    assert 'name="option_full_straight_points"' not in text(switched)
+    bad = client.post("/settings/", {**profile, "ruleset": "yahtzee", "option_upper_bonus_0": -1})
+    assert bad.status_code == 400
+
+
+def test_the_games_list_shows_unfinished_and_finished_games_with_their_links():
+    player, client = logged_in()
+    solo = round_of(new_game(client, "solo", **defaults("yahtzee")))
+    done = play_out(
+        player, round_of(new_game(client, "computer", level="easy", **defaults("yahtzee")))
+    )
+    party = party_of(new_game(client, "party", seat_0="Ann", seat_1="Bo", **defaults("yahtzee")))
+    daily = round_of(start(client))
+    page = text(client.get("/games/"))
+    unfinished, finished = page.split('id="finished-heading"')
+    for rnd in (solo, daily):
+        assert (
+            f'data-game="{rnd.id}"' in unfinished and f'href="/play/{rnd.id}/">Resume' in unfinished
+        )
+    assert f'data-game="{party.id}" data-mode="party"' in unfinished
+    assert f'href="/parties/{party.id}/">Resume' in unfinished
+    assert "Ann 0 · Bo 0" in unfinished
+    line = re.search(rf'data-game="{done.id}".*?</tr>', finished, re.S).group(0)
+    assert "Computer (Easy)" in line and "Yahtzee" in line
+    theirs = done.opponent["snapshot"]["total"]
+    assert f"<span data-game-total>{done.total}</span> \N{EN DASH} {theirs}" in line
+    assert f'href="/play/{done.id}/">Review' in line
+    assert page.count("data-game=") == 4
+
+
+# -- safety of the new pages ------------------------------------------------------------
+
+
+def test_the_new_pages_have_csrf_on_every_form_and_nothing_inline():
+    player, client = logged_in()
+    solo = new_game(client, "solo", **defaults("yahtzee"))
+    play_out(player, round_of(solo))
+    client.post(f"{solo}share/")
+    party = new_game(client, "party", seat_0="Ann", seat_1="Bo", **defaults("yahtzee"))
+    computer = new_game(client, "computer", level="easy", **defaults("yahtzee"))
+    client.post(f"{computer}roll/", {"turn": 0, "roll": 0})
+    code = re.search(r"data-share-code>(\w{8})<", text(client.get(solo))).group(1)
+    paths = [
+        "/games/",
+        "/games/new/solo/",
+        "/games/new/computer/",
+        "/games/new/party/",
+        solo,
+        f"{solo}analysis/",
+        f"{computer}?hint=1",
+        party,
+        f"/f/{code}",
+        "/settings/",
+    ]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        page = text(response)
+        assert "unsafe-inline" not in response["Content-Security-Policy"]
+        assert not re.search(r"<script(?![^>]*\ssrc=)", page), path
+        assert not re.search(r"<style|\sstyle=|\son[a-z]+=", page), path
+        for form in re.findall(r'<form method="post".*?</form>', page, re.S):
+            assert 'name="csrfmiddlewaretoken"' in form, path
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(player)
+    assert strict.post("/games/new/solo/", {"ruleset": "yahtzee"}).status_code == 403
+    assert strict.post(f"{party}roll/", {"seat": 0, "turn": 0, "roll": 0}).status_code == 403
+
+
+def test_a_practice_round_of_a_revealed_day_has_the_hint_button():
+    _, client = logged_in()
+    today = clock.today()
+    yesterday = today - dt.timedelta(days=1)
+    with travel(noon(today)):
+        challenge_get_or_create(day=yesterday)
+        path = client.post(f"/daily/{yesterday}/play/")["Location"]
+        page = text(client.get(path, {"hint": 1}))
+    # The Maxi table, which no test builds: the hint says it is being built.
+    assert 'data-action="hint"' in page and "data-hint-error" in page
