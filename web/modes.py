@@ -28,7 +28,6 @@ from games.rules import box_name, ruleset_title
 from web import charts
 from web.forms import FriendStartForm, NewGameForm, PartyRollForm, PartyScoreForm
 from web.views import (
-    FORM_PROBLEM,
     act,
     error_page,
     mini_dice,
@@ -393,15 +392,11 @@ def party_page(request: HttpRequest, party_id: UUID) -> HttpResponse:
 @login_required
 @require_POST
 def party_roll(request: HttpRequest, party_id: UUID) -> HttpResponse:
-    form = PartyRollForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_PROBLEM)
-        return HttpResponseRedirect(_party_url(party_id))
-    data = form.cleaned_data
     return act(
         request,
+        PartyRollForm,
         lambda held: _party_url(party_id, held),
-        lambda: game_services.party_act(
+        lambda data: game_services.party_act(
             party_id=party_id,
             player=request.user,  # type: ignore[arg-type]
             seat=data["seat"],
@@ -417,15 +412,11 @@ def party_roll(request: HttpRequest, party_id: UUID) -> HttpResponse:
 @login_required
 @require_POST
 def party_score(request: HttpRequest, party_id: UUID) -> HttpResponse:
-    form = PartyScoreForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_PROBLEM)
-        return HttpResponseRedirect(_party_url(party_id))
-    data = form.cleaned_data
     return act(
         request,
+        PartyScoreForm,
         lambda held: _party_url(party_id, held),
-        lambda: game_services.party_act(
+        lambda data: game_services.party_act(
             party_id=party_id,
             player=request.user,  # type: ignore[arg-type]
             seat=data["seat"],

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import quote
 from uuid import UUID
 
+from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
@@ -383,21 +384,27 @@ FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it st
 
 def act(
     request: HttpRequest,
+    form_class: type[forms.Form],
     back: Callable[[Sequence[int | str]], str],
-    action: Callable[[], object],
+    action: Callable[[dict[str, Any]], object],
     *,
     keep_holds: bool,
 ) -> HttpResponse:
-    """Run a roll or score and go back to the page ``back`` makes from the holds: a
-    refusal (400, 409) is shown there as its message, over the current state; the
-    holds stay as they were."""
+    """Check the posted ``form_class``, run a roll or score with its data and go back to
+    the page ``back`` makes from the holds: an incomplete form or a refusal (400, 409)
+    is shown there as its message, over the current state; the holds stay as they
+    were."""
+    form = form_class(request.POST)
+    if not form.is_valid():
+        messages.error(request, FORM_PROBLEM)
+        return HttpResponseRedirect(back(()))
     held = request.POST.getlist("hold")
     refused = throttled(request, "play")  # the API's budget per player, shared
     if refused:
         messages.error(request, refused)
         return HttpResponseRedirect(back(held))
     try:
-        action()
+        action(form.cleaned_data)
     except NotFoundError as exc:
         return error_page(request, error_text(exc), status=exc.status_code)
     except (ServiceError, yatzy.YatzyError) as exc:
@@ -409,15 +416,11 @@ def act(
 @login_required
 @require_POST
 def play_roll(request: HttpRequest, round_id: UUID) -> HttpResponse:
-    form = RollForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_PROBLEM)
-        return HttpResponseRedirect(_play_url(round_id))
-    data = form.cleaned_data
     return act(
         request,
+        RollForm,
         lambda held: _play_url(round_id, held),
-        lambda: game_services.round_roll(
+        lambda data: game_services.round_roll(
             round_id=round_id,
             player=request.user,  # type: ignore[arg-type]
             hold=data["hold"],
@@ -431,15 +434,11 @@ def play_roll(request: HttpRequest, round_id: UUID) -> HttpResponse:
 @login_required
 @require_POST
 def play_score(request: HttpRequest, round_id: UUID) -> HttpResponse:
-    form = ScoreForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_PROBLEM)
-        return HttpResponseRedirect(_play_url(round_id))
-    data = form.cleaned_data
     return act(
         request,
+        ScoreForm,
         lambda held: _play_url(round_id, held),
-        lambda: game_services.round_score(
+        lambda data: game_services.round_score(
             round_id=round_id,
             player=request.user,  # type: ignore[arg-type]
             category=data["category"],
