@@ -146,6 +146,15 @@ def test_a_stale_or_illegal_action_is_shown_as_its_message_and_changes_nothing()
     assert state(path).snapshot["turn"] == 0
 
 
+def test_an_incomplete_form_is_shown_as_a_message_and_changes_nothing():
+    _, client = logged_in()
+    path = start(client)
+    for action, fields in [("roll", {"roll": 0}), ("score", {"category": "chance"})]:
+        page = client.post(f"{path}{action}/", fields, follow=True)  # no turn
+        assert "The form was incomplete; here is the round as it stands." in unescape(text(page))
+    assert state(path).snapshot["rolls_used"] == 0 and state(path).actions == []
+
+
 def test_a_finished_round_shows_its_rank_and_the_days_distribution():
     _, client = logged_in()
     rival, _ = make_player("rival")
