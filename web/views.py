@@ -263,6 +263,7 @@ def play_context(
         "day": rnd.challenge.date if rnd.challenge is not None else None,
         "ruleset_name": ruleset_title(state["ruleset"]),
         "dice": dice,
+        "dice_count": game.ruleset.dice_count,
         "held": held,
         "can_hold": can_hold,
         "can_roll": playing and state["rolls_left"] > 0,

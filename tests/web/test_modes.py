@@ -311,6 +311,7 @@ def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     page = text(client.get(path))
     assert re.search(r'data-seat-turn="0">Ann.s turn<', page)
     assert page.count('<details class="seat-card"') == 3
+    assert "Keys: 1-5 hold a die" in page  # Yahtzee's five dice, before the first roll too
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
     client.post(f"{path}roll/", {"seat": 0, "turn": 0, "roll": 0})
     category = next(iter(boxes(text(client.get(path)))))
