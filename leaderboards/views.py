@@ -1,3 +1,4 @@
+from abc import ABC, abstractmethod
 from typing import Any
 
 from django.conf import settings
@@ -80,9 +81,10 @@ def _query(request: Request) -> dict[str, Any]:
 # A page of one board, or the window around the caller; each subclass names its board
 # from the path and the `season` query parameter. (A comment, not a docstring: the
 # schema would show a docstring as the operation's description.)
-class _BoardView(APIView):
+class _BoardView(APIView, ABC):
+    @abstractmethod
     def board(self, season: str | None, **path: Any) -> selectors.Board:
-        raise NotImplementedError
+        """The board this view shows, from its path and the ``season`` parameter."""
 
     @extend_schema(
         parameters=BOARD_PARAMETERS,
