@@ -75,7 +75,12 @@ def test_a_worker_killed_mid_reconcile_and_restarted_leaves_the_same_boards(
     held = missing[len(missing) // 2]  # k0's line on a board in the middle of the order
     assert keys.index(held[0]) > 0
 
-    stack = live_stack_factory(CELERY_BROKER_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT))
+    # No table builds queued at worker start: that job writes to the database, and on
+    # SQLite it would wait for the held write lock ahead of the reconcile.
+    stack = live_stack_factory(
+        CELERY_BROKER_VISIBILITY_TIMEOUT=str(VISIBILITY_TIMEOUT),
+        STRATEGY_TABLES_BUILD_AT_START="false",
+    )
     worker = stack.start_worker()
     with rebuild_blocked_by(held) as worker_waits:
         tasks.boards_reconcile.delay()
