@@ -13,19 +13,27 @@ from rest_framework.authtoken.models import Token
 import yatzy
 from accounts import hooks
 from accounts.models import User
-from accounts.names import display_name_clean, username_normalize
+from accounts.names import display_name_clean, name_key, username_check, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
     """Create a player and their API token; returns both.
 
-    Usernames are NFKC-normalised and unique regardless of case. Raises
-    ``ServiceError(code="weak_password")`` when Django's validators refuse the password
-    and ``ConflictError(code="username_taken")`` when the name is in use.
+    Usernames are NFKC-normalised and unique by their key (NFKC + case folding). Raises
+    ``ServiceError`` with code ``invalid_username`` or ``invisible_name`` for a name
+    that is not one, ``weak_password`` when Django's validators refuse the password and
+    ``ConflictError(code="username_taken")`` when the name is in use.
     """
+    name = username_normalize(username)
+    try:
+        username_check(name)
+    except DjangoValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), code="invalid_username") from exc
     candidate = User(
-        username=username_normalize(username), display_name=display_name_clean(display_name)
+        username=name,
+        username_key=name_key(name),
+        display_name=_display_name(display_name),
     )
     try:
         validate_password(password, user=candidate)
@@ -37,7 +45,7 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
         # logs the refused INSERT with the password hash in it.
         User.objects.bulk_create([candidate], ignore_conflicts=True)
         created = User.objects.filter(
-            username=candidate.username, password=candidate.password
+            username_key=candidate.username_key, password=candidate.password
         ).first()
         if created is None:
             raise ConflictError(_("That username is taken."), code="username_taken")
@@ -54,6 +62,13 @@ def user_token_get(*, user: User) -> str:
 def user_logout(*, user: User) -> None:
     """Revoke the player's token; the next login issues a new one."""
     Token.objects.filter(user=user).delete()
+
+
+def _display_name(name: str) -> str:
+    try:
+        return display_name_clean(name)
+    except DjangoValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), code="invisible_name") from exc
 
 
 PROFILE_FIELDS = ("display_name", "language", "time_zone", "ruleset", "options")
@@ -73,7 +88,7 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
             changes.get("ruleset", user.ruleset), **changes.get("options", user.options)
         )
     if "display_name" in changes:
-        changes["display_name"] = display_name_clean(changes["display_name"])
+        changes["display_name"] = _display_name(changes["display_name"])
     for field, value in changes.items():
         setattr(user, field, value)
     user.save(update_fields=list(changes))

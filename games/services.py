@@ -29,7 +29,7 @@ from django.utils.translation import ngettext_lazy
 
 import yatzy
 from accounts.models import User
-from accounts.names import display_name_clean
+from accounts.names import INVISIBLE_NAME, name_clean, name_key, name_visible
 from config.api_errors import ConflictError, ServiceError
 from daily import clock
 from daily.models import Challenge
@@ -404,13 +404,15 @@ SEATS_MIN, SEATS_MAX, SEAT_NAME_MAX = 2, 4, 30
 
 
 def party_seat_names(names: Sequence[str]) -> list[str]:
-    """The seat names of a new party: trimmed, cleaned of invisible characters, 1-30
-    characters, distinct regardless of case, 2-4 of them; else 400 ``invalid_seats``.
+    """The seat names of a new party, cleaned as every name is (``accounts.names``:
+    trimmed, no invisible characters), each with a visible character, 1-30 characters,
+    distinct as usernames are (NFKC + case folding), 2-4 of them; else 400
+    ``invalid_seats``.
 
-    >>> party_seat_names([" Ann ", "Bo"])
+    >>> party_seat_names([" Ann ", "Bo\u200b"])
     ['Ann', 'Bo']
     """
-    cleaned = [display_name_clean(name) for name in names]
+    cleaned = [name_clean(name) for name in names]
     if not SEATS_MIN <= len(cleaned) <= SEATS_MAX:
         raise ServiceError(
             _("A party has %(min)d to %(max)d seats, not %(count)d."),
@@ -427,7 +429,9 @@ def party_seat_names(names: Sequence[str]) -> list[str]:
             code="invalid_seats",
             params={"max": SEAT_NAME_MAX},
         )
-    if len({name.casefold() for name in cleaned}) != len(cleaned):
+    if not all(name_visible(name) for name in cleaned):
+        raise ServiceError(INVISIBLE_NAME, code="invalid_seats")
+    if len({name_key(name) for name in cleaned}) != len(cleaned):
         raise ServiceError(_("Every seat needs a name of its own."), code="invalid_seats")
     return cleaned
 
