@@ -8,7 +8,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 import yatzy
 from accounts import hooks
@@ -49,19 +49,33 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
         ).first()
         if created is None:
             raise ConflictError(_("That username is taken."), code="username_taken")
-        token = Token.objects.create(user=created)
-    return created, token.key
+        token = user_token_create(user=created)
+    return created, token
 
 
-def user_token_get(*, user: User) -> str:
-    """The player's API token, created on first login."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return str(token.key)
+# A player may be logged in with this many tokens at once (a terminal client on each
+# machine, scripts); a log-in beyond it ends the oldest one.
+TOKENS_PER_PLAYER = 20
 
 
-def user_logout(*, user: User) -> None:
-    """Revoke the player's token; the next login issues a new one."""
-    Token.objects.filter(user=user).delete()
+def user_token_create(*, user: User) -> str:
+    """A new API token for the player (one per log-in): the key is returned this once
+    and only its digest is stored, so neither a database dump nor the admin shows a
+    usable token. The player's oldest tokens beyond ``TOKENS_PER_PLAYER`` are deleted."""
+    with transaction.atomic():
+        _row, key = AuthToken.objects.create(user=user, expiry=None)
+        keep = AuthToken.objects.filter(user=user).order_by("-created", "-pk")
+        stale = keep.values_list("pk", flat=True)[TOKENS_PER_PLAYER:]
+        AuthToken.objects.filter(pk__in=list(stale)).delete()
+    return str(key)
+
+
+def user_logout(*, user: User, token: AuthToken | None) -> None:
+    """End the log-in of ``token`` (the one the request came with): the player's other
+    tokens (another machine, another client) stay valid. A request without a token (a
+    page's session) has none to end."""
+    if token is not None:
+        AuthToken.objects.filter(pk=token.pk, user=user).delete()
 
 
 def _display_name(name: str) -> str:

@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "health_check",  # its HTML page, for a browser or a plain curl
@@ -246,6 +246,12 @@ LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:home"
 LOGOUT_REDIRECT_URL = "web:home"
 
+# API tokens (django-rest-knox): only a SHA-512 digest of each is stored; one token per
+# log-in, shown once, deleted by its log-out. They do not expire (the terminal client
+# keeps one for months); a player holds at most accounts.services.TOKENS_PER_PLAYER,
+# the oldest log-in ending when a new one would pass it.
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False}
+
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4096)
@@ -264,8 +270,8 @@ REST_FRAMEWORK = {
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
     # own address with the header. deploy/ sets it for its proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
-    # DRF's token authentication, which also answers in the player's profile language
-    # (accounts/auth.py); session users have theirs from accounts.middleware already.
+    # Hashed tokens (knox, accounts/auth.py), answering in the player's profile language;
+    # session users have theirs from accounts.middleware already.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

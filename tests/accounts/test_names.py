@@ -106,7 +106,9 @@ def test_a_username_with_an_invisible_character_is_refused(hidden):
 @pytest.mark.parametrize("name", INVISIBLE, ids=ascii)
 def test_a_seat_name_that_shows_nothing_is_refused(name):
     _, client = make_player()
-    response = client.post("/api/v1/games/", {"mode": "party", "seats": ["Ann", name]}, format="json")
+    response = client.post(
+        "/api/v1/games/", {"mode": "party", "seats": ["Ann", name]}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_seats"
 
@@ -117,16 +119,19 @@ def test_seat_names_that_differ_by_an_invisible_character_or_case_are_one_name()
         response = client.post("/api/v1/games/", {"mode": "party", "seats": seats}, format="json")
         assert response.status_code == 400, seats
         assert response.json()["code"] == "invalid_seats"
-    ok = client.post("/api/v1/games/", {"mode": "party", "seats": ["Ann\u00ad", "Bo"]}, format="json")
+    ok = client.post(
+        "/api/v1/games/", {"mode": "party", "seats": ["Ann\u00ad", "Bo"]}, format="json"
+    )
     assert [seat["name"] for seat in ok.json()["seats"]] == ["Ann", "Bo"]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keys_existing_players_and_renames_a_newer_lookalike():
     executor = MigrationExecutor(connection)
-    before, after = [("accounts", "0003_i18n_labels_language_follows_browser")], [
-        ("accounts", "0004_username_key")
-    ]
+    before, after = (
+        [("accounts", "0003_i18n_labels_language_follows_browser")],
+        [("accounts", "0004_username_key")],
+    )
     executor.migrate(before)
     try:
         old = executor.loader.project_state(before).apps.get_model("accounts", "User")

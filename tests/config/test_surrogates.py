@@ -108,7 +108,9 @@ def test_a_lone_surrogate_is_a_400_json_and_changes_nothing(method, path, where,
     url = _url(path, client)
     before = list(Round.objects.values_list("id", "version").order_by("id"))
     # json.dumps escapes the surrogate as \ud800, exactly as a hostile client sends it.
-    response = client.generic(method.upper(), url, json.dumps(data), content_type="application/json")
+    response = client.generic(
+        method.upper(), url, json.dumps(data), content_type="application/json"
+    )
     assert response.status_code == 400, (where, response.status_code, response.content[:200])
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
