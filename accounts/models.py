@@ -19,6 +19,17 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+class UsernameKeyField(models.CharField):  # type: ignore[type-arg]
+    """The username's key, computed from the username whenever the row is written, as
+    ``auto_now`` is: by ``save()`` and by ``bulk_create`` alike, so no row can hold a
+    stale or empty one."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        value = name_key(model_instance.username)  # type: ignore[attr-defined]
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class PlayerManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> "User":
         """Log-in lookup: by the username's key (NFKC + case folding), like the
@@ -31,10 +42,10 @@ class User(AbstractUser):
     display preferences (the daily day boundary is the same for everyone). A blank
     ``language`` follows the browser's Accept-Language (``config.i18n``)."""
 
-    # NFKC + case folding of the username (accounts.names.name_key), kept by save()
-    # and by registration: what log-in and uniqueness compare on every database. Case
-    # folding may lengthen a name ("ß" is "ss"), hence the room.
-    username_key = models.CharField(_("username key"), max_length=600, unique=True, editable=False)
+    # NFKC + case folding of the username (accounts.names.name_key): what log-in and
+    # uniqueness compare on every database. Case folding may lengthen a name ("ß" is
+    # "ss"), hence the room.
+    username_key = UsernameKeyField(_("username key"), max_length=600, unique=True, editable=False)
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     # Database defaults too, so the previous release's code can insert players while a
     # rolling deploy runs (docs/operations.md, migrations).
@@ -72,9 +83,7 @@ class User(AbstractUser):
         verbose_name_plural = _("players")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # The key is derived from the username wherever a player is saved (registration,
-        # createsuperuser, the admin), so no row can hold a stale one.
-        self.username_key = name_key(self.username)
+        # A saved username takes its key along (UsernameKeyField computes it).
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_key"}

@@ -13,7 +13,7 @@ from knox.models import AuthToken
 import yatzy
 from accounts import hooks
 from accounts.models import User
-from accounts.names import display_name_clean, name_key, username_check, username_normalize
+from accounts.names import display_name_clean, username_check, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
 
@@ -30,11 +30,7 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
         username_check(name)
     except DjangoValidationError as exc:
         raise ServiceError(" ".join(exc.messages), code="invalid_username") from exc
-    candidate = User(
-        username=name,
-        username_key=name_key(name),
-        display_name=_display_name(display_name),
-    )
+    candidate = User(username=name, display_name=_display_name(display_name))
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
@@ -42,7 +38,8 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
     candidate.set_password(password)
     with transaction.atomic():
         # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
-        # logs the refused INSERT with the password hash in it.
+        # logs the refused INSERT with the password hash in it. (The insert computes the
+        # candidate's username_key.)
         User.objects.bulk_create([candidate], ignore_conflicts=True)
         created = User.objects.filter(
             username_key=candidate.username_key, password=candidate.password

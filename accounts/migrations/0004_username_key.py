@@ -10,6 +10,7 @@ import logging
 
 from django.db import migrations, models
 
+import accounts.models
 from accounts.names import name_key
 
 logger = logging.getLogger("accounts.migrations")
@@ -46,7 +47,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='user',
             name='username_key',
-            field=models.CharField(editable=False, max_length=600, unique=True, verbose_name='username key'),
+            field=accounts.models.UsernameKeyField(editable=False, max_length=600, unique=True, verbose_name='username key'),
         ),
         migrations.RemoveConstraint(
             model_name='user',
