@@ -82,6 +82,16 @@ def _display_name(name: str) -> str:
         raise ServiceError(" ".join(exc.messages), code="invisible_name") from exc
 
 
+def player_lock(*, player: User) -> None:
+    """Inside a transaction: wait for, then hold, the player's row lock until it ends,
+    so that one player's concurrent requests checking a quota (unfinished games, custom
+    tables, rounds on one seed) and then writing run one after the other. PostgreSQL:
+    ``SELECT … FOR UPDATE`` on the player's row (a statement after it sees what the
+    previous holder committed); SQLite: every transaction already holds the database's
+    write lock from its start (``transaction_mode`` IMMEDIATE, config/settings.py)."""
+    User.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
+
+
 PROFILE_FIELDS = ("display_name", "language", "time_zone", "ruleset", "options")
 
 

@@ -229,6 +229,8 @@ DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
 # Tables for options other than the rulesets' defaults are built on demand, at most this
 # many (a Maxi table is 268 MB and minutes of CPU).
 STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
+# ... of which one player's games may need at most this many (games/tables.py).
+STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = env.int("STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2)
 # A worker that starts queues the missing default tables (Yatzy, Yahtzee, then Maxi).
 STRATEGY_TABLES_BUILD_AT_START = env.bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
 
