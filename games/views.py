@@ -87,6 +87,17 @@ class GamesView(GenericAPIView):
                 resource_type_field_name="mode",
             ),
             **ERROR_RESPONSES,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "Bad input or rules (`invalid_input`, the engine's codes), or a quota: "
+                    "`too_many_unfinished_games` (20 outside the daily), "
+                    "`custom_tables_quota` (your games need the most strategy tables for "
+                    "other options one player may ask for), `custom_tables_full` (the "
+                    "server keeps no more of them; a game with these options would have "
+                    "no hints), `invalid_seats`."
+                ),
+            ),
             503: UNAVAILABLE[503],
         },
         summary="Start a solo, computer or party game",

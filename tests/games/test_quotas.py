@@ -10,6 +10,7 @@ before any writes, and the quota would be passed every time, not by chance.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -23,7 +24,7 @@ from accounts.services import user_token_create
 from games import services, tables
 from games.models import Round, StrategyTable
 from tests.factories import make_player
-from tests.games.conftest import new_game
+from tests.games.conftest import new_game, play_worst_boxes
 
 PARALLEL = 10
 
@@ -36,10 +37,8 @@ def _meet_between_check_and_write(target: Any, attribute: str) -> Any:
     original = getattr(target, attribute)
 
     def meet(*args: Any, **kwargs: Any) -> Any:
-        try:
+        with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait(timeout=1.5)
-        except threading.BrokenBarrierError:
-            pass
         return original(*args, **kwargs)
 
     return mock.patch.object(target, attribute, meet)
@@ -156,8 +155,6 @@ def test_unfinished_games_stay_within_the_limit_under_parallel_creates(monkeypat
 def test_parallel_starts_of_two_codes_on_one_seed_make_one_round():
     _, sharer = make_player()
     shared = new_game(sharer, mode="solo", ruleset="yatzy")
-    from tests.games.conftest import play_worst_boxes
-
     done = play_worst_boxes(sharer, shared)
     x = sharer.post(f"/api/v1/rounds/{done['id']}/share/").json()["code"]
     _, accomplice = make_player()
