@@ -556,36 +556,31 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
     shared = share.round
     if shared.player_id == player.pk:
         raise ServiceError(_("This is your own round's code."), code="own_share")
-    if shared.challenge is None:
-        with transaction.atomic():
-            # The player's row lock: of two racing starts on two codes of one seed, the
-            # second sees the first's round.
-            player_lock(player=player)
-            return _friend_round_start(share=share, player=player, view=view)
-    rnd, created = round_start_daily(player=player, day=shared.challenge.date)
-    # The daily round becomes this challenge's round, unless another code has it.
-    Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
-    rnd.refresh_from_db()
-    return rnd, created
-
-
-def _friend_round_start(*, share: ShareCode, player: User, view: str) -> tuple[Round, bool]:
-    shared = share.round
-    other = selectors.seed_unfinished(player_id=player.pk, seed=bytes(shared.seed))
-    if other is not None and other.share_id != share.pk:
-        raise ConflictError(
-            _("You have an unfinished round on these same dice; finish it first."),
-            code="same_dice_unfinished",
-            extra=selectors.round_payload(other),
+    if shared.challenge is not None:
+        rnd, created = round_start_daily(player=player, day=shared.challenge.date)
+        # The daily round becomes this challenge's round, unless another code has it.
+        Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
+        rnd.refresh_from_db()
+        return rnd, created
+    with transaction.atomic():
+        # The player's row lock: of two racing starts on two codes of one seed, the
+        # second sees the first's round.
+        player_lock(player=player)
+        other = selectors.seed_unfinished(player_id=player.pk, seed=bytes(shared.seed))
+        if other is not None and other.share_id != share.pk:
+            raise ConflictError(
+                _("You have an unfinished round on these same dice; finish it first."),
+                code="same_dice_unfinished",
+                extra=selectors.round_payload(other),
+            )
+        return _resume_or_start(
+            Round.objects.filter(player=player, share=share),
+            create=lambda: round_create(
+                player=player,
+                ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
+                seed=bytes(shared.seed),
+                mode=Round.Mode.FRIEND,
+                share=share,
+                view=view,
+            ),
         )
-    return _resume_or_start(
-        Round.objects.filter(player=player, share=share),
-        create=lambda: round_create(
-            player=player,
-            ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
-            seed=bytes(shared.seed),
-            mode=Round.Mode.FRIEND,
-            share=share,
-            view=view,
-        ),
-    )
