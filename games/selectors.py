@@ -3,7 +3,6 @@ the hint and the analysis of a round, and the player's list of games."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +18,6 @@ from daily.selectors import challenge_seed_shown
 from games import tables
 from games.codes import code_read
 from games.models import Party, Round, ShareCode
-from yatzy.rules import UPPER_CATEGORIES
 from yatzy.strategy import Move, analyse, best_move
 
 
@@ -65,21 +63,11 @@ def round_theme(rnd: Round) -> str:
     return clock.theme(day)
 
 
-def result_of(mine: int, theirs: int) -> str:
-    """``win``, ``loss`` or ``draw`` for the player whose total is ``mine``: the higher
-    total wins, equal totals draw (a computer game, a friend challenge).
-
-    >>> result_of(250, 240), result_of(200, 240), result_of(240, 240)
-    ('win', 'loss', 'draw')
-    """
-    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
-
-
 def round_result(rnd: Round, game: yatzy.Game) -> str | None:
     """``win``, ``loss`` or ``draw`` for the player, once a computer game is over."""
     if rnd.opponent is None or rnd.status != Round.Status.COMPLETED:
         return None
-    return result_of(game.total, rnd.opponent["snapshot"]["total"])
+    return yatzy.result_of(game.total, rnd.opponent["snapshot"]["total"])
 
 
 def _opponent_view(rnd: Round) -> dict[str, Any] | None:
@@ -133,38 +121,6 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "party": str(rnd.party_id) if rnd.party_id else None,
         "seat": rnd.seat,
         "share": rnd.share.code if rnd.share_id and rnd.share else None,
-    }
-
-
-def _pace_number(value: Fraction) -> int | float:
-    return int(value) if value.denominator == 1 else round(float(value), 1)
-
-
-def round_bonus_pace(game: yatzy.Game) -> dict[str, Any]:
-    """The score sheet's tip on the upper bonus: each upper box against its par, the
-    bonus threshold spread evenly over the faces (three of each face for 63, four of
-    each in Maxi's 84). ``boxes`` holds each filled box's points above (+) or below (-)
-    its par, ``pace`` their sum: at 0 or more the bonus is on track; ``needed`` is what
-    the upper section still lacks.
-
-    >>> game = yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32))
-    >>> pace = round_bonus_pace(game)
-    >>> pace["par"]["sixes"], pace["pace"], pace["needed"]
-    (24, 0, 84)
-    """
-    threshold, points = game.ruleset.upper_bonus
-    per_face = Fraction(threshold, sum(range(1, 7)))
-    par = {box: face * per_face for face, box in enumerate(UPPER_CATEGORIES, start=1)}
-    filled = {box: game.scorecard[box] for box in UPPER_CATEGORIES}
-    above = {box: got - par[box] for box, got in filled.items() if got is not None}
-    return {
-        "threshold": threshold,
-        "points": points,
-        "par": {box: _pace_number(value) for box, value in par.items()},
-        "boxes": {box: _pace_number(value) for box, value in above.items()},
-        "pace": _pace_number(sum(above.values(), Fraction(0))),
-        "needed": max(0, threshold - game.upper_total),
-        "reached": game.bonus > 0,
     }
 
 
@@ -404,13 +360,14 @@ def party_payload(party: Party) -> dict[str, Any]:
     seats = party_rounds(party)
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
-    order = sorted(range(len(seats)), key=lambda i: (-totals[i], i))
+    ranks = yatzy.competition_ranks(totals)
+    order = sorted(range(len(seats)), key=lambda i: (ranks[i], i))
     standings = [
         {
             "seat": seats[i].seat,
             "name": seats[i].seat_name,
             "total": totals[i],
-            "rank": 1 + sum(1 for other in totals if other > totals[i]),
+            "rank": ranks[i],
         }
         for i in order
     ]

@@ -248,7 +248,7 @@ def _comparison(view: dict[str, Any]) -> dict[str, Any] | None:
         ],
         "mine": mine["total"],
         "theirs": theirs["total"],
-        "result": game_selectors.result_of(mine["total"], theirs["total"]),
+        "result": yatzy.result_of(mine["total"], theirs["total"]),
     }
 
 

@@ -228,7 +228,7 @@ def play_context(
     standing. A party's page passes its own URLs and the ``seat`` its forms act for."""
     game = game_selectors.round_game(rnd)
     state = game_selectors.round_payload(rnd, game)
-    pace = game_selectors.round_bonus_pace(game)
+    pace = yatzy.bonus_pace(game.ruleset, game.scorecard)
     playing = state["status"] == Round.Status.IN_PROGRESS
     can_hold = playing and state["roll"] > 0 and state["rolls_left"] > 0
     held = _held(query, len(state["dice"])) if can_hold else []
@@ -611,7 +611,7 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "rs": rs,
             "text": text,
             "rulesets": [(name, ruleset_title(name)) for name in yatzy.RULESETS],
-            "per_face": game_selectors.round_bonus_pace(yatzy.Game(rs, bytes(32)))["par"],
+            "per_face": yatzy.bonus_par(rs),
         },
     )
 
