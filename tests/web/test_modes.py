@@ -18,7 +18,7 @@ from daily import clock
 from daily.services import challenge_get_or_create
 from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Party, Round
+from games.models import Party, Round, ShareCode
 from tests.factories import make_player
 from tests.leaderboards.conftest import noon, travel
 from tests.web.test_pages import boxes, logged_in, start, text
@@ -350,6 +350,34 @@ def test_party_standings_show_equal_totals_as_a_draw():
     assert 'data-status="completed"' in page
     assert len(re.findall(r'data-rank="1" data-draw>', page)) == 2
     assert "A draw: Ann, Bo share first place" in page
+
+
+def test_a_party_seats_finished_round_has_share_on_the_party_page():
+    player, client = logged_in()
+    party = game_services.party_create(player=player, seats=["Ann", "Bo"], ruleset="yahtzee")
+    ann = party.seats.get(seat=0)
+    for turn in range(13):
+        for seat in (0, 1):
+            if seat == 1 and turn == 12:
+                break  # Bo's last box stays open: the party goes on, Ann is done
+            party = game_services.party_act(
+                party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
+            )
+            options = game_selectors.round_game(party.seats.get(seat=seat)).options()
+            game_services.party_act(
+                party_id=party.id,
+                player=player,
+                seat=seat,
+                turn=turn,
+                category=max(options, key=options.get),
+                action="score",
+            )
+    page = text(client.get(f"/parties/{party.id}/"))
+    assert page.count('data-action="share"') == 1
+    assert f'action="/play/{ann.id}/share/"' in page
+    shared = text(client.post(f"/play/{ann.id}/share/", follow=True))
+    code = ShareCode.objects.get(round=ann).code
+    assert f"data-share-code>{code}<" in shared
 
 
 def test_another_players_party_is_not_found_on_its_page_and_forms():
