@@ -17,8 +17,8 @@ from accounts.names import display_name_clean, username_check, username_normaliz
 from config.api_errors import ConflictError, ServiceError
 
 
-def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
-    """Create a player and their API token; returns both.
+def user_create(*, username: str, password: str, display_name: str = "") -> User:
+    """Create a player (the pages' sign-up, which logs in with a session).
 
     Usernames are NFKC-normalised and unique by their key (NFKC + case folding). Raises
     ``ServiceError`` with code ``invalid_username`` or ``invisible_name`` for a name
@@ -36,18 +36,24 @@ def user_register(*, username: str, password: str, display_name: str = "") -> tu
     except DjangoValidationError as exc:
         raise ServiceError(" ".join(exc.messages), code="weak_password") from exc
     candidate.set_password(password)
+    # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
+    # logs the refused INSERT with the password hash in it. (The insert computes the
+    # candidate's username_key.)
+    User.objects.bulk_create([candidate], ignore_conflicts=True)
+    created = User.objects.filter(
+        username_key=candidate.username_key, password=candidate.password
+    ).first()
+    if created is None:
+        raise ConflictError(_("That username is taken."), code="username_taken")
+    return created
+
+
+def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
+    """Create a player (:func:`user_create`) and their first API token; returns both
+    (``POST accounts/register/``)."""
     with transaction.atomic():
-        # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
-        # logs the refused INSERT with the password hash in it. (The insert computes the
-        # candidate's username_key.)
-        User.objects.bulk_create([candidate], ignore_conflicts=True)
-        created = User.objects.filter(
-            username_key=candidate.username_key, password=candidate.password
-        ).first()
-        if created is None:
-            raise ConflictError(_("That username is taken."), code="username_taken")
-        token = user_token_create(user=created)
-    return created, token
+        user = user_create(username=username, password=password, display_name=display_name)
+        return user, user_token_create(user=user)
 
 
 # A player may be logged in with this many tokens at once (a terminal client on each

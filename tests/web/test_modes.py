@@ -266,7 +266,11 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
     assert "Your challenge" in own and 'data-action="revoke"' in own
     revoked = owner_client.post(f"/f/{code}/revoke/", follow=True)
     assert "its link no longer works" in text(revoked)
-    gone = friend.get(f"/f/{code}")
+    kept = friend.get(f"/f/{code}")  # who played it keeps the comparison
+    assert kept.status_code == 200 and "data-comparison" in text(kept)
+    assert 'name="view"' not in text(kept)
+    _, stranger = logged_in("cyd")
+    gone = stranger.get(f"/f/{code}")
     assert gone.status_code == 404 and "This challenge link does not work" in text(gone)
     assert 'data-action="share"' in text(owner_client.get(path))  # can be shared anew
 

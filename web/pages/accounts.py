@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 import yatzy
 from accounts.models import User
-from accounts.services import user_register, user_update
+from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
 from games.rules import ruleset_title
 from web.forms import RegisterForm, SettingsForm
@@ -64,7 +64,7 @@ def register(request: HttpRequest) -> HttpResponse:
     elif request.method == "POST":
         if form.is_valid():
             try:
-                user, _token = user_register(**form.cleaned_data)
+                user = user_create(**form.cleaned_data)
             except ServiceError as exc:
                 field = "password" if exc.code == "weak_password" else "username"
                 form.add_error(field, error_text(exc))
