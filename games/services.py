@@ -137,10 +137,14 @@ def game_create(
 
 
 def _unfinished_games_check(player: User) -> None:
-    unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
+    """400 ``too_many_unfinished_games`` at ``MAX_UNFINISHED_GAMES`` unfinished games
+    outside the daily; a party is one game, whatever its seats."""
+    playing = Round.Status.IN_PROGRESS
+    rounds = Round.objects.filter(player=player, status=playing, party__isnull=True).exclude(
         mode=Round.Mode.DAILY
     )
-    if unfinished.count() >= MAX_UNFINISHED_GAMES:
+    parties = Party.objects.filter(owner=player, status=Party.Status.IN_PROGRESS)
+    if rounds.count() + parties.count() >= MAX_UNFINISHED_GAMES:
         raise ServiceError(
             ngettext_lazy(
                 "You have %(count)d unfinished game; finish it first.",
@@ -476,11 +480,15 @@ def party_create(
     options: dict[str, Any] | None = None,
 ) -> Party:
     """A party of 2-4 seats on the player's account, one ruleset for all, each seat a
-    round on its own random seed; seat 0 starts."""
+    round on its own random seed; seat 0 starts. A party is one of the player's
+    ``MAX_UNFINISHED_GAMES``, checked under their lock like :func:`game_create`."""
     names = party_seat_names(seats)
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
+    _unfinished_games_check(player)
     tables.table_request(rs, player=player)
     with transaction.atomic():
+        player_lock(player=player)
+        _unfinished_games_check(player)
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
         for seat, name in enumerate(names):
             round_create(

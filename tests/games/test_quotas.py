@@ -22,7 +22,7 @@ from django.db import connection
 import yatzy
 from accounts.services import user_token_create
 from games import services, tables
-from games.models import Round, StrategyTable
+from games.models import Party, Round, StrategyTable
 from tests.factories import make_player
 from tests.games.conftest import new_game, play_worst_boxes
 
@@ -149,6 +149,23 @@ def test_unfinished_games_stay_within_the_limit_under_parallel_creates(monkeypat
         "too_many_unfinished_games"
     }
     assert Round.objects.filter(player=user, status="in_progress").count() == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_parties_stay_within_the_limit_and_a_party_is_one_game(monkeypatch):
+    monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 5)
+    user, client = make_player()
+    new_game(client, mode="solo", ruleset="yatzy")
+    clients = [_client_of(user) for _ in range(PARALLEL)]
+    body = {"mode": "party", "ruleset": "yatzy", "seats": ["Ann", "Bo", "Cy"]}
+    with _meet_between_check_and_write(Party.objects, "create"):
+        responses = in_threads(lambda i: clients[i].post("/api/v1/games/", body, format="json"))
+    statuses = sorted(r.status_code for r in responses)
+    # Four parties of three seats each fit beside the solo game: five games, 13 rounds.
+    assert statuses == [201] * 4 + [400] * (PARALLEL - 4)
+    assert Party.objects.filter(owner=user).count() == 4
+    refused = client.post("/api/v1/games/", {"mode": "solo", "ruleset": "yatzy"}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "too_many_unfinished_games"
 
 
 @pytest.mark.django_db(transaction=True)
