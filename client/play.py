@@ -37,6 +37,8 @@ from client.render import NO_NAMES, Names
 from client.storage import Journal
 
 PROMPT = "yatzy> "
+CLOSING_LINES = 5
+"""Lines left under a finished round's screen: the result, how to verify it, a prompt."""
 
 
 def keys_help(dice_count: int, *, short: bool = False) -> str:
@@ -58,13 +60,15 @@ def bottom_bar(width: int, dice_count: int, countdowns: Sequence[str | None] = (
     right, in the longest wording that fits ``width`` columns.
 
     >>> bottom_bar(80, 6, ["Daily resets in 5h 13m (00:00 UTC)", "resets in 5h 13m"])
-    ' r roll · 1-6 hold · s N score · ? hint · l look · q leave    resets in 5h 13m '
+    ' r roll · 1-6 hold · s N score · ? hint · l look · q leave     resets in 5h 13m '
     >>> len(bottom_bar(40, 6))
     40
     """
     keys = [keys_help(dice_count), keys_help(dice_count, short=True)]
     clocks = [c for c in countdowns if c] or [""]
-    for left, right in [(k, c) for k in keys for c in clocks]:
+    # The keys in full, then the shorter keys, then the shorter countdown too.
+    wordings = [(keys[0], clocks[0]), *((keys[1], clock) for clock in clocks)]
+    for left, right in wordings:
         room = width - len(left) - len(right) - 2
         if room >= (4 if right else 0):
             return f" {left}{' ' * room}{right} "
@@ -319,7 +323,10 @@ class PlaySession:
         height = None
         if self.console.is_terminal:
             self.console.clear()
-            height = max(1, self.console.size.height - 2)
+            # Room for the prompt and the bar; once over, for the closing lines and the
+            # shell's prompt instead.
+            below = 2 if state.get("status") == "in_progress" else CLOSING_LINES
+            height = max(1, self.console.size.height - below)
         if not self._bar:
             messages = [Text(keys_help(self._dice_count), style="dim"), *messages]
         frame = render.round_frame(
@@ -391,10 +398,11 @@ class PlaySession:
         options = state.get("options") or {}
         if options.get(command.category, 1) != 0:
             return True
+        name = self.names.box(command.category)
+        # Drawn again first, so the question takes the prompt's line, not one below it.
+        self.show(state, [Text(f"{name} scores 0 with these dice: a scratch.", style="yellow")])
         try:
-            answer = reader.read(
-                f"{self.names.box(command.category)} scores 0 now: scratch it? [y/N] "
-            )
+            answer = reader.read(f"{name} scores 0 now: scratch it? [y/N] ")
         except (EOFError, KeyboardInterrupt):
             return False
         return answer.strip().lower() in ("y", "yes")

@@ -384,16 +384,19 @@ def scorecard_table(
 
 
 class Cropped:
-    """A renderable cut to ``height`` lines (the last one an ellipsis when cut)."""
+    """A renderable in exactly ``height`` lines: cut (the last one an ellipsis), or
+    padded with blank ones; as many as it takes when ``height`` is None."""
 
     def __init__(self, renderable: RenderableType, height: int | None) -> None:
         self.renderable, self.height = renderable, height
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         lines = console.render_lines(self.renderable, options.update(height=None), pad=False)
-        if self.height is not None and len(lines) > self.height:
-            lines = [*lines[: max(0, self.height - 1)], [Segment("…", Style(dim=True))]]
-        for line in lines[: self.height]:
+        if self.height is not None:
+            if len(lines) > self.height:
+                lines = [*lines[: max(0, self.height - 1)], [Segment("…", Style(dim=True))]]
+            lines = lines[: self.height] + [[]] * (self.height - len(lines))
+        for line in lines:
             yield from line
             yield Segment.line()
 
@@ -405,8 +408,9 @@ class RoundScreen:
 
     With ``height`` (a terminal's lines, less the prompt's) it picks the roomiest
     layout that fits: dice in a frame or on three lines, the scorecard in one column or
-    two; the messages get the lines left and are cut to them. Without it, nothing is
-    cut (a pipe, a log)."""
+    two; the messages get the lines left, cut or padded to them, so the prompt and the
+    bar under it sit at the bottom of the terminal. Without it, nothing is cut or
+    padded (a pipe, a log)."""
 
     state: Mapping[str, Any]
     held: Collection[int]
@@ -466,7 +470,7 @@ class RoundScreen:
         for line in chosen:
             yield from line
             yield Segment.line()
-        yield Cropped(Group(*self.messages), room) if self.messages else Text("", end="")
+        yield Cropped(Group(*self.messages), room)
 
 
 def round_frame(
