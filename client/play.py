@@ -207,9 +207,11 @@ class LineReader(Protocol):
 
 
 class TerminalReader:
-    """prompt_toolkit on a terminal (line editing, history, the box name completed as it
-    is typed, accepted with Tab or →, and the bottom bar, kept right under the prompt:
-    no lines reserved for a menu); plain ``input()`` otherwise (a pipe, a script)."""
+    """prompt_toolkit on a terminal (line editing, history, the box name suggested as it
+    is typed, accepted with Tab or →, and the bottom bar right under the prompt);
+    plain ``input()`` otherwise (a pipe, a script). A suggestion, not a completion menu:
+    prompt_toolkit reserves lines above its bar for a menu (8 by default), which would
+    push the round's screen up; with no completer it reserves none."""
 
     def __init__(
         self,
@@ -243,7 +245,6 @@ class TerminalReader:
                 auto_suggest=BoxSuggest(),
                 key_bindings=keys,
                 bottom_toolbar=lambda: toolbar(get_app().output.get_size().columns),
-                reserve_space_for_menu=0,
                 refresh_interval=1.0 if refresh else 0,
             )
 
@@ -376,19 +377,13 @@ class PlaySession:
             try:
                 state, messages, fetched = self.apply(command, state)
             except Conflict as conflict:
-                cleared = "; your holds are cleared" if self.held else ""
+                # The server's words say the round moved on; what is ours to add is
+                # that the holds made for the old state are gone.
+                cleared = " Your holds are cleared." if self.held else ""
                 self.held.clear()
                 state = conflict.current or self.api.round(str(state["id"]))
                 fetched = True
-                messages = [
-                    Text.assemble(
-                        (conflict.message, "bold yellow"),
-                        (
-                            f" The round had moved on: this is it as the server has it{cleared}.",
-                            "yellow",
-                        ),
-                    )
-                ]
+                messages = [Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow"))]
             except ApiError as error:
                 messages, fetched = [Text(error.message, style="bold red")], False
 
@@ -400,7 +395,7 @@ class PlaySession:
             return True
         name = self.names.box(command.category)
         # Drawn again first, so the question takes the prompt's line, not one below it.
-        self.show(state, [Text(f"{name} scores 0 with these dice: a scratch.", style="yellow")])
+        self.show(state, [])
         try:
             answer = reader.read(f"{name} scores 0 now: scratch it? [y/N] ")
         except (EOFError, KeyboardInterrupt):

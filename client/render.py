@@ -401,6 +401,11 @@ class Cropped:
             yield Segment.line()
 
 
+MESSAGE_LINES = 2
+"""Lines a round's screen keeps for messages whatever it shows, so the layout stays put
+from one move to the next (the messages may take more where there is room)."""
+
+
 @dataclass
 class RoundScreen:
     """The whole screen of a round: title (with the countdown or a friend's score to
@@ -440,9 +445,6 @@ class RoundScreen:
         title, status, pace = self._parts()
         playing = self.state.get("status") == "in_progress"
         dice = self.state.get("dice") or []
-        messages = (
-            console.render_lines(Group(*self.messages), flat, pad=False) if self.messages else []
-        )
 
         def lines(renderable: RenderableType) -> list[list[Segment]]:
             return console.render_lines(renderable, flat, pad=False)
@@ -463,7 +465,7 @@ class RoundScreen:
             chosen = layout(boxed, columns)
             if chosen is None:
                 continue
-            if self.height is None or len(chosen) + min(len(messages), 2) <= self.height:
+            if self.height is None or len(chosen) + MESSAGE_LINES <= self.height:
                 break
         assert chosen is not None
         room = None if self.height is None else max(0, self.height - len(chosen))
