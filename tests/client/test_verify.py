@@ -113,6 +113,17 @@ def retold(state, actions):
     return {**answer(game), "seed": SEED.hex()}
 
 
+def day_of(state):
+    """The daily challenge a round of 2026-12-01 belongs to, as the API shows it."""
+    return {
+        "date": "2026-12-01",
+        "ruleset": state["ruleset"],
+        "rules": state["rules"],
+        "commitment": state["commitment"],
+        "seed": state["seed"],
+    }
+
+
 def failures(report):
     return [check.text for check in report.failures]
 
@@ -211,13 +222,7 @@ def test_an_opponent_roll_the_seed_does_not_give_fails(tmp_path):
 
 def test_a_daily_round_is_checked_against_the_days_published_commitment(tmp_path):
     state, record = played(tmp_path)
-    challenge = {
-        "date": "2026-12-01",
-        "ruleset": "maxi",
-        "rules": state["rules"],
-        "commitment": state["commitment"],
-        "seed": state["seed"],
-    }
+    challenge = day_of(state)
     report = verify_round(
         state, challenge=challenge, record=record, day_record=(state["commitment"], "t")
     )
@@ -263,13 +268,7 @@ def test_dice_on_the_table_other_than_the_logs_fail():
 
 def test_a_day_whose_commitment_differs_from_the_one_seen_before_the_reveal_fails(tmp_path):
     state, record = played(tmp_path)
-    challenge = {
-        "date": "2026-12-01",
-        "ruleset": "maxi",
-        "rules": state["rules"],
-        "commitment": state["commitment"],
-        "seed": state["seed"],
-    }
+    challenge = day_of(state)
     seen = ("f" * 64, "2026-12-01T08:00:00+00:00")
     texts = failures(verify_round(state, challenge=challenge, record=record, day_record=seen))
     assert texts == [
