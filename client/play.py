@@ -249,9 +249,15 @@ class TerminalReader:
             )
 
     @property
-    def interactive(self) -> bool:
-        """Whether this is prompt_toolkit on a terminal (with the bottom bar)."""
-        return self._session is not None
+    def shows_bar(self) -> bool:
+        """Whether the bottom bar is on the screen: prompt_toolkit on a terminal that
+        answers cursor-position requests (it draws the bar only where it knows how many
+        lines are left; until a terminal is known not to answer, it is taken to)."""
+        if self._session is None:
+            return False
+        from prompt_toolkit.renderer import CPR_Support
+
+        return bool(self._session.app.renderer.cpr_support != CPR_Support.NOT_SUPPORTED)
 
     def read(self, prompt: str) -> str:
         """One line from the player."""
@@ -306,7 +312,7 @@ class PlaySession:
         """A friend's score to beat, for the title (``ada's score: 263``)."""
         self.held: set[int] = set()
         self._reader = reader
-        self._bar = False
+        self._terminal: TerminalReader | None = None
         self._dice_count = 6
 
     def countdown(self, *, short: bool = False) -> str | None:
@@ -320,7 +326,8 @@ class PlaySession:
     def show(self, state: dict[str, Any], messages: Sequence[RenderableType]) -> None:
         """Draw the round's screen: on a terminal, cleared first and sized to fit above
         the prompt and the bottom bar (which has the keys and the ticking countdown);
-        elsewhere in full, with the keys and the countdown in it."""
+        without the bar (a pipe, a terminal that does not answer cursor-position
+        requests) with the keys and the countdown in it."""
         height = None
         if self.console.is_terminal:
             self.console.clear()
@@ -328,13 +335,14 @@ class PlaySession:
             # shell's prompt instead.
             below = 2 if state.get("status") == "in_progress" else CLOSING_LINES
             height = max(1, self.console.size.height - below)
-        if not self._bar:
+        bar = self._terminal is not None and self._terminal.shows_bar
+        if not bar:
             messages = [Text(keys_help(self._dice_count), style="dim"), *messages]
         frame = render.round_frame(
             state,
             self.held,
             names=self.names,
-            countdown=None if self._bar else self.countdown(),
+            countdown=None if bar else self.countdown(),
             target=self.target,
             messages=messages,
             height=height,
@@ -353,7 +361,7 @@ class PlaySession:
                 names=self.names,
                 refresh=self.challenge is not None,
             )
-            self._bar, reader = terminal.interactive, terminal
+            self._terminal = reader = terminal
         messages: list[RenderableType] = []
         fetched = True
         while True:

@@ -281,3 +281,19 @@ def test_a_whole_yahtzee_game_ends_on_a_screen_that_fits(player):
         solo.child.expect(pexpect.EOF)
     finally:
         solo.close()
+
+
+def test_a_terminal_that_answers_no_cursor_request_gets_the_keys_and_countdown_on_screen(
+    player,
+):
+    """prompt_toolkit draws its bottom bar only where it knows the lines left; without
+    it the keys and the countdown are part of the screen itself."""
+    env, _, _ = player
+    session = Session({**env, "PROMPT_TOOLKIT_NO_CPR": "1"}, ["play"], 80, 24)
+    try:
+        lines = session.wait(lambda lines: any(line.startswith("yatzy>") for line in lines))
+        assert re.search(r"(Daily resets in|Day closed: finish within) \S+", lines[0])
+        assert any(line.startswith("r roll · 1-6 toggle hold") for line in lines)
+        assert lines[-2].startswith("yatzy>") and not session.screen.scrolled
+    finally:
+        session.close()
