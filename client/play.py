@@ -309,11 +309,12 @@ class PlaySession:
         self.challenge = challenge
         self.names = names
         self.target = target
-        """A friend's score to beat, for the title (``ada's score: 263``)."""
+        """A friend's score to beat, for the title (``ada's score to beat: 263``)."""
         self.held: set[int] = set()
         self._reader = reader
         self._terminal: TerminalReader | None = None
         self._dice_count = 6
+        self._keys_shown = False
 
     def countdown(self, *, short: bool = False) -> str | None:
         """The countdown to the daily reset, for a round of a daily challenge."""
@@ -336,8 +337,10 @@ class PlaySession:
             below = 2 if state.get("status") == "in_progress" else CLOSING_LINES
             height = max(1, self.console.size.height - below)
         bar = self._terminal is not None and self._terminal.shows_bar
-        if not bar:
+        # Without the bar the keys are on every screen of a terminal, and once in a log.
+        if not bar and (self.console.is_terminal or not self._keys_shown):
             messages = [Text(keys_help(self._dice_count), style="dim"), *messages]
+            self._keys_shown = True
         frame = render.round_frame(
             state,
             self.held,

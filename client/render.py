@@ -344,11 +344,13 @@ def scorecard_table(
     names: Names,
     pace: yatzy.BonusPace | None = None,
     columns: int = 1,
+    name_width: int | None = None,
 ) -> Table:
     """Every box in printed order: its number, name, the points filled or, for an open
     box after a roll, the points it would get now (``+12``); the upper boxes' pace
     against par, their total and the bonus; the computer's column beside it. In
-    ``columns`` side-by-side halves (two fit an 80-column terminal)."""
+    ``columns`` side-by-side halves (two fit an 80-column terminal); box names cut to
+    ``name_width`` if given."""
     rows = _card_rows(state, pace, names=names)
     opponent = bool(state.get("opponent"))
     height = -(-len(rows) // columns)
@@ -358,7 +360,7 @@ def scorecard_table(
         if index:
             table.add_column("│", style="dim", no_wrap=True)
         table.add_column("#", justify="right", style="dim", no_wrap=True)
-        table.add_column("box", no_wrap=True, overflow="ellipsis")
+        table.add_column("box", no_wrap=True, overflow="ellipsis", max_width=name_width)
         table.add_column("you", justify="right", no_wrap=True)
         if any(row.pace.plain for row in half):
             table.add_column("pace", justify="right", no_wrap=True)
@@ -451,23 +453,29 @@ class RoundScreen:
 
         def layout(boxed: bool, columns: int) -> list[list[Segment]] | None:
             card = scorecard_table(self.state, names=self.names, pace=pace, columns=columns)
-            if Measurement.get(console, flat, card).minimum > width:
-                return None
+            if columns > 1:
+                # Two halves only where every number fits and each name keeps a dozen
+                # letters (rich cuts the longer ones); one column at any width.
+                cut = scorecard_table(
+                    self.state, names=self.names, pace=pace, columns=columns, name_width=12
+                )
+                unbounded = options.update(width=10 * width, height=None)
+                if Measurement.get(console, unbounded, cut).maximum > width:
+                    return None
             parts: list[RenderableType] = [title, status]
             if playing:
                 parts.append(dice_table(dice, self.held, boxed=boxed))
             parts.append(card)
             return [line for part in parts for line in lines(part)]
 
-        candidates = [(True, 1), (False, 1), (True, 2), (False, 2)]
-        chosen: list[list[Segment]] | None = None
-        for boxed, columns in candidates:
-            chosen = layout(boxed, columns)
-            if chosen is None:
-                continue
-            if self.height is None or len(chosen) + MESSAGE_LINES <= self.height:
-                break
-        assert chosen is not None
+        # The roomiest that fits; on a terminal too small for any, the last one laid out.
+        chosen: list[list[Segment]] = []
+        for boxed, columns in [(True, 1), (False, 1), (True, 2), (False, 2)]:
+            laid = layout(boxed, columns)
+            if laid is not None:
+                chosen = laid
+                if self.height is None or len(laid) + MESSAGE_LINES <= self.height:
+                    break
         room = None if self.height is None else max(0, self.height - len(chosen))
         for line in chosen:
             yield from line
