@@ -212,6 +212,9 @@ def _play_the_daily_with_keystrokes(player: Player) -> dict:
             best = max(state["options"], key=lambda box: (state["options"][box], box))
             assert f"+{state['options'][best]}" in frame
             child.sendline(f"s {MAXI.index(best) + 1}")
+            if state["options"][best] == 0:  # a scratch asks once
+                child.expect_exact("scratch it? [y/N]")
+                child.sendline("y")
         child.expect_exact("Round completed · total")
         child.expect(pexpect.EOF)
         child.close()
