@@ -13,6 +13,7 @@ import stat
 
 import httpx
 import pytest
+import time_machine
 from django.core.wsgi import get_wsgi_application
 from rich.console import Console
 
@@ -22,6 +23,7 @@ from client.commands import App
 from client.storage import CredentialStore, Journal
 from daily import clock
 from daily.services import challenge_get_or_create
+from games.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -382,12 +384,20 @@ def test_a_friend_plays_a_shared_round_with_the_target_in_sight_and_sees_both_ca
 
 
 def test_boards_and_advent_are_shown(ada):
-    for board in ("best-day", "streaks", "advent"):
-        status, out, _ = ada("boards", board, "--around-me")
-        assert status == 0 and "on the board" in out
-    status, out, _ = ada("advent", "2026")
-    assert status == 0 and "Advent calendar 2026" in out and "Total 0" in out
-    assert "yatzy-play play --date 2026-12-DD (DD the door)" in out and "YYYY" not in out
+    # A day of December 1-24, whatever the day the suite runs.
+    with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("boards", "best-day", "--around-me")
+        assert status == 0 and "No one on this board yet." in out and "0 on the board" in out
+        assert ada("play", keys=turn_keys(20))[0] == 0  # today's ranked daily
+        total = Round.objects.get(player__username="ada", ranked=True).total
+        # The player's own line on each board: rank 1 of 1, their score, one day in a row.
+        for board, value in (("best-day", total), ("streaks", 1), ("advent", total)):
+            status, out, _ = ada("boards", board, "--around-me")
+            assert status == 0 and f"1 on the board · you: #1 with {value}" in out, out
+            assert "◀ you" in out
+        status, out, _ = ada("advent", "2026")
+        assert status == 0 and "Advent calendar 2026" in out and f"Total {total}" in out
+        assert "yatzy-play play --date 2026-12-DD (DD the door)" in out and "YYYY" not in out
 
 
 @pytest.mark.parametrize(
