@@ -86,8 +86,8 @@ def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(pag
     assert page.locator("svg[data-chart=distribution] [data-me]").count() == 1
     screenshot(page, "board")
     page.goto("/players/ada/")
-    assert page.locator("[data-days-played]").inner_text() == "9"
-    assert page.locator("[data-current-streak]").inner_text() == "9"
+    assert page.locator("[data-stat=played]").inner_text() == "9"
+    assert page.locator("[data-stat=current-streak]").inner_text() == "9"
     assert page.locator("svg[data-chart=history] circle").count() == 9
     screenshot(page, "player")
 
