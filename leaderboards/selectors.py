@@ -504,12 +504,9 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     best = lines.get(boards.BEST)
     streak = lines.get(boards.STREAK)
     played = Round.objects.filter(player=player, ranked=True, status=Round.Status.COMPLETED)
-    scores = list(
-        played.order_by("total")
-        .values("total")
-        .annotate(days=Count("id"))
-        .values_list("total", "days")
-    )
+    spread = played.order_by("total").values("total").annotate(days=Count("id"))
+    # A completed round always has its total.
+    scores = [(total, n) for total, n in spread.values_list("total", "days") if total is not None]
     days = sum(n for _, n in scores)
     recent = played.order_by("-challenge__date").values_list(
         "challenge__date", "total", "challenge__expert_total"

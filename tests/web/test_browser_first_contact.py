@@ -141,13 +141,12 @@ def test_chart_labels_are_readable_and_inside_their_charts_when_the_player_leads
     for label in labels:
         assert label["inside"], label
         assert label["px"] >= 11.5, label  # not 5 px on a phone
-    shot = "board-phone" if viewport is PHONE else "board"
-    screenshot(page, shot)
+    screenshot(page, "board-lead-phone" if viewport is PHONE else "board-lead")
     page.goto("/players/ada/")
     for chart in ("history", "scores"):
         for label in page.evaluate(LABELS, f"svg[data-chart={chart}]"):
             assert label["inside"] and label["px"] >= 11.5, (chart, label)
-    screenshot(page, "player-phone" if viewport is PHONE else "player")
+    screenshot(page, "player-record-phone" if viewport is PHONE else "player-record")
 
 
 def test_the_boards_rules_and_games_fit_a_phone_in_every_language(open_page):
@@ -180,7 +179,7 @@ def test_the_boards_rules_and_games_fit_a_phone_in_every_language(open_page):
     page.goto("/boards/streaks/")
     screenshot(page, "streaks-phone")
     page.goto("/rules/maxi/")
-    screenshot(page, "rules-phone")
+    screenshot(page, "rules-options-phone")
 
 
 def test_the_settings_show_a_new_rulesets_options_at_once_and_one_save_stores_both(page):
@@ -194,7 +193,7 @@ def test_the_settings_show_a_new_rulesets_options_at_once_and_one_save_stores_bo
     assert yahtzee.is_visible() and not page.locator("[data-ruleset-options=maxi]").is_visible()
     yahtzee.get_by_label("Forced order").check()
     yahtzee.get_by_label("Upper bonus: threshold").fill("70")
-    screenshot(page, "settings")
+    screenshot(page, "settings-rulesets")
     page.get_by_role("button", name="Save").click()
     page.wait_for_url("**/settings/")
     user = User.objects.get(username="ola")
