@@ -297,7 +297,11 @@ def test_the_friend_comparison_has_the_upper_sum_and_bonus_so_each_column_adds_u
 
 @pytest.mark.parametrize(
     ("language", "no", "bonus"),
-    [("en", "No", "100 at 84"), ("de", "Nein", "100 ab 84"), ("ja", "いいえ", "84 点以上で 100 点")],
+    [
+        ("en", "No", "100 at 84"),
+        ("de", "Nein", "100 ab 84"),
+        ("ja", "いいえ", "84 点以上で 100 点"),
+    ],
 )
 def test_the_rules_page_says_options_in_words(language, no, bonus):
     page = text(Client().get("/rules/maxi/", HTTP_ACCEPT_LANGUAGE=language))
