@@ -162,7 +162,7 @@ def distribution(
     first = start + (-start) % step
     for value in range(first, start + span + 1, step):
         x = chart.left + plot_w * (value - start) / span
-        chart.x_ticks.append(Tick(round(x, 1), chart.baseline + FONT + 2, str(value)))
+        chart.x_ticks.append(Tick(round(x, 1), chart.baseline + FONT + 6, str(value)))
     chart.y_ticks = [
         Tick(chart.left - 6, round(chart.baseline - plot_h * c / tallest + 6, 1), str(c))
         for c in sorted({0, tallest})
@@ -209,9 +209,9 @@ def history(
         Tick(chart.left - 6, round(chart.baseline - plot_h * v / ceiling + 6, 1), str(v))
         for v in range(0, ceiling + 1, step)
     ]
-    chart.x_ticks = [Tick(chart.left, chart.baseline + FONT + 2, label(first_day))]
+    chart.x_ticks = [Tick(chart.left, chart.baseline + FONT + 6, label(first_day))]
     if last_day != first_day:
-        chart.x_ticks.append(Tick(chart.right, chart.baseline + FONT + 2, label(last_day)))
+        chart.x_ticks.append(Tick(chart.right, chart.baseline + FONT + 6, label(last_day)))
     return chart
 
 
@@ -250,7 +250,7 @@ def expectation(start: float, after_turns: Sequence[float]) -> Chart:
     ]
     every = _nice_step(turns, 4)
     chart.x_ticks = [
-        Tick(chart.points[turn][0], chart.baseline + FONT + 2, str(turn))
+        Tick(chart.points[turn][0], chart.baseline + FONT + 6, str(turn))
         for turn in range(0, turns + 1)
         if turn % every == 0 or turn == turns
     ]

@@ -14,6 +14,7 @@ import time_machine
 
 from accounts.models import User
 from daily import clock
+from daily.models import Challenge
 from daily.services import challenge_get_or_create
 from games import services as game_services
 from games.models import Round
@@ -135,6 +136,9 @@ def test_chart_labels_are_readable_and_inside_their_charts_when_the_player_leads
     for back in range(1, 6):
         ranked(ada, today - dt.timedelta(days=back), 200 + back * 20)
     ranked(ada, today, 329)  # first on the day's board
+    expert = {today - dt.timedelta(days=back): 280 + back * 7 for back in range(2, 6)}
+    for day, total in expert.items():  # days revealed by now: the expert's line shows them
+        Challenge.objects.filter(date=day).update(expert_total=total)
     page.goto(f"/boards/daily/{today}/")
     labels = page.evaluate(LABELS, "svg[data-chart=distribution]")
     assert any(label["text"] == "You: 329" for label in labels)
@@ -143,6 +147,7 @@ def test_chart_labels_are_readable_and_inside_their_charts_when_the_player_leads
         assert label["px"] >= 11.5, label  # not 5 px on a phone
     screenshot(page, "board-lead-phone" if viewport is PHONE else "board-lead")
     page.goto("/players/ada/")
+    assert page.locator("svg[data-chart=history] [data-expert] circle").count() == len(expert)
     for chart in ("history", "scores"):
         for label in page.evaluate(LABELS, f"svg[data-chart={chart}]"):
             assert label["inside"] and label["px"] >= 11.5, (chart, label)
