@@ -21,7 +21,7 @@ from accounts.models import User
 from accounts.services import user_register, user_update
 from config.api_errors import ServiceError, error_text
 from web.forms import RegisterForm, SettingsForm
-from web.helpers import next_target, throttled
+from web.helpers import form_throttled, next_target, throttled
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -52,13 +52,11 @@ def register(request: HttpRequest) -> HttpResponse:
         return redirect("web:home")
     form = RegisterForm(request.POST if request.method == "POST" else None)
     status = 200
-    refused = None
-    if request.method == "POST":
-        refused = throttled(request, "register")
-        if refused:
-            form.add_error(None, refused.message)
-            status = 429
-        elif form.is_valid():
+    refused = form_throttled(request, form, "register")
+    if refused:
+        status = 429
+    elif request.method == "POST":
+        if form.is_valid():
             try:
                 user, _token = user_register(**form.cleaned_data)
             except ServiceError as exc:
