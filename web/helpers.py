@@ -77,12 +77,13 @@ def account_links(request: HttpRequest) -> dict[str, str]:
     >>> account_links(RequestFactory().get("/f/ABCD2345?x=1&y=2"))["register_url"]
     '/accounts/register/?next=/f/ABCD2345%3Fx%3D1%26y%3D2'
     """
-    match = request.resolver_match
-    on_account_page = match is not None and match.url_name in ACCOUNT_PAGES
-    if on_account_page:
+    name = request.resolver_match.url_name if request.resolver_match else None
+    if name in ACCOUNT_PAGES:
         back = next_target(request)
-    else:  # a page answering a form's post is no page to come back to
-        back = request.get_full_path() if request.method in ("GET", "HEAD") else None
+    elif name == "logout" or request.method not in ("GET", "HEAD"):
+        back = None  # nor is logging out, or a page answering a form's post, to come back to
+    else:
+        back = request.get_full_path()
     query = f"?next={quote(back, safe='/')}" if back else ""
     return {
         "login_url": reverse("web:login") + query,

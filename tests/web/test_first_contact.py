@@ -95,6 +95,8 @@ def test_every_log_in_and_register_link_keeps_next_and_registering_comes_back():
     elsewhere = text(visitor.get("/accounts/register/", {"next": "https://evil.example/"}))
     assert set(links(elsewhere, "login")) == {"/accounts/login/"}  # only pages of this site
     assert 'name="next" value="/"' in elsewhere
+    logout = text(visitor.get("/accounts/logout/"))
+    assert set(links(logout, "login")) == {"/accounts/login/"}  # not back to logging out
     joined = visitor.post(
         "/accounts/register/", {"username": "neo", "password": PASSWORD, "next": streaks}
     )
