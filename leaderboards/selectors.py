@@ -15,6 +15,8 @@ from django.db.models import (
     CharField,
     Count,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
     Q,
     QuerySet,
@@ -183,9 +185,12 @@ def board_days(
     if season_slug is not None:
         season = season_get(slug=season_slug)
         first, last = season.start_date, min(today, season.end_date)
-    dates = Challenge.objects.order_by().values_list("date", flat=True)
-    previous = dates.filter(date__lt=day, date__gte=first).order_by("-date").first()
-    later = dates.filter(date__gt=day, date__lte=last).order_by("date").first()
+    # One query: a challenge row per day, so the table is a few thousand rows at most.
+    found = Challenge.objects.aggregate(
+        previous=Max("date", filter=Q(date__lt=day, date__gte=first)),
+        later=Min("date", filter=Q(date__gt=day, date__lte=last)),
+    )
+    previous, later = found["previous"], found["later"]
     if later is None and day < today <= last:
         later = today
     return previous, later
