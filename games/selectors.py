@@ -19,7 +19,7 @@ from daily.selectors import challenge_seed_shown
 from games import tables
 from games.codes import code_read
 from games.models import Party, Round, ShareCode
-from yatzy.strategy import Move, analyse, best_move
+from yatzy.strategy import Move, UnsupportedRules, analyse, best_move
 
 
 def round_game(rnd: Round) -> yatzy.Game:
@@ -213,6 +213,20 @@ def round_advice_allowed(rnd: Round) -> bool:
     try:
         round_advice_check(rnd)
     except ServiceError:
+        return False
+    return True
+
+
+def ruleset_advice_modelled(rs: yatzy.Ruleset) -> bool:
+    """Whether the exact table, which gives the hints and the analysis, models ``rs``:
+    it does not with saved rolls (those games have neither).
+
+    >>> ruleset_advice_modelled(yatzy.get_ruleset("yatzy", saved_rolls=True))
+    False
+    """
+    try:
+        tables.table_key(rs)
+    except UnsupportedRules:
         return False
     return True
 
@@ -568,15 +582,41 @@ def _turn_by_turn(rnd: Round, *, dice: bool = True) -> list[dict[str, Any]]:
     return turns
 
 
-def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
-    """What a friend sees of a code. The sharer's total only once the friend chose
-    ``target`` or has finished; both scorecards, turn by turn, once both are finished.
-    A shared daily shows the sharer's boxes and points turn by turn, but not their dice
-    until the day is revealed: the friend never rolled those dice (their own holds
-    differed), and before the reveal they would tell more of the day's dice stream."""
+def daily_round_ranked(*, player: User | None, challenge: Challenge) -> bool:
+    """Whether a round ``player`` starts now on ``challenge`` would be their ranked one:
+    the first they start on the challenge's own day (SPEC §4); any later round, and any
+    round of a past day, is practice. A visitor's first round (once registered) would be."""
+    if challenge.date != clock.today():
+        return False
+    if player is None:
+        return True
+    return not Round.objects.filter(player=player, challenge=challenge, ranked=True).exists()
+
+
+def _scored(game: yatzy.Game) -> dict[str, Any]:
+    """A finished game's scorecard with the sums the engine adds to it."""
+    return {
+        "scorecard": dict(game.scorecard),
+        "upper_total": game.upper_total,
+        "bonus": game.bonus,
+        "extra_bonus": game.extra_bonus,
+    }
+
+
+def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
+    """What a friend sees of a code (a visitor, ``player`` ``None``, sees what a friend
+    who has not played sees). The sharer's total only once the friend chose ``target``
+    or has finished; both scorecards, turn by turn, once both are finished. A shared
+    daily shows the sharer's boxes and points turn by turn, but not their dice until
+    the day is revealed: the friend never rolled those dice (their own holds differed),
+    and before the reveal they would tell more of the day's dice stream. ``counts``
+    says, for a shared daily, whether the friend's round of it is (or would be) their
+    ranked round of the day (``ranked``) or practice; ``None`` for other games."""
     shared = share.round
     mine = (
-        share.plays.filter(player=player)
+        None
+        if player is None
+        else share.plays.filter(player=player)
         .select_related("challenge")
         .order_by("-started_at")
         .first()
@@ -584,6 +624,14 @@ def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
     finished = mine is not None and round_status(mine) != Round.Status.IN_PROGRESS
     both = finished and shared.status == Round.Status.COMPLETED
     sharer = shared.player
+    counts = None
+    if shared.challenge is not None:
+        ranked = (
+            mine.ranked
+            if mine is not None
+            else daily_round_ranked(player=player, challenge=shared.challenge)
+        )
+        counts = "ranked" if ranked else "practice"
     return {
         "code": share.code,
         "url": share_url(share),
@@ -592,6 +640,7 @@ def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
         "date": shared.challenge.date.isoformat() if shared.challenge else None,
         "ruleset": shared.ruleset,
         "options": shared.options,
+        "counts": counts,
         "view": mine.view or None if mine is not None else None,
         "target": shared.total
         if mine is not None and (mine.view == "target" or finished)
@@ -602,13 +651,13 @@ def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
             "id": str(mine.id),
             "status": round_status(mine),
             "total": mine.total if finished else None,
-            "scorecard": dict(round_game(mine).scorecard) if finished else None,
+            **(_scored(round_game(mine)) if finished else {"scorecard": None}),
             "turns": _turn_by_turn(mine) if both else None,
         },
         "sharer_round": None
         if not both
         else {
-            "scorecard": dict(round_game(shared).scorecard),
+            **_scored(round_game(shared)),
             "total": shared.total,
             "turns": _turn_by_turn(
                 shared,

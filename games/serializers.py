@@ -304,7 +304,15 @@ class TurnLineSerializer(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField())
 
 
-class FriendRoundSerializer(serializers.Serializer):
+class CardSumsSerializer(serializers.Serializer):
+    """What the engine adds to a finished scorecard (its boxes plus these are its total)."""
+
+    upper_total = serializers.IntegerField(required=False, help_text="Once finished.")
+    bonus = serializers.IntegerField(required=False, help_text="Once finished: the upper bonus.")
+    extra_bonus = serializers.IntegerField(required=False, help_text="Once finished.")
+
+
+class FriendRoundSerializer(CardSumsSerializer):
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=STATUSES)
     total = serializers.IntegerField(allow_null=True, help_text="Once finished.")
@@ -314,7 +322,7 @@ class FriendRoundSerializer(serializers.Serializer):
     turns = TurnLineSerializer(many=True, allow_null=True, help_text="Once both are finished.")
 
 
-class SharerRoundSerializer(serializers.Serializer):
+class SharerRoundSerializer(CardSumsSerializer):
     scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
     total = serializers.IntegerField()
     turns = TurnLineSerializer(many=True)
@@ -326,6 +334,14 @@ class FriendViewSerializer(ShareSerializer):
     date = serializers.DateField(allow_null=True, help_text="A shared daily: its day.")
     ruleset = serializers.ChoiceField(choices=list(yatzy.RULESETS))
     options = serializers.DictField()
+    counts = serializers.ChoiceField(
+        choices=["ranked", "practice"],
+        allow_null=True,
+        help_text=(
+            "A shared daily: whether your round of it is (or would be) your ranked round "
+            "of the day, or practice; null for other games."
+        ),
+    )
     view = serializers.ChoiceField(choices=["blind", "target"], allow_null=True)
     target = serializers.IntegerField(
         allow_null=True, help_text="The sharer's total: with `target`, or once you finish."

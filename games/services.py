@@ -187,14 +187,10 @@ def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
     challenge = challenge_for_play(day=day)
 
     def create() -> Round | None:
-        ranked = (
-            day == clock.today()
-            and not Round.objects.filter(player=player, challenge=challenge, ranked=True).exists()
-        )
         return round_create(
             player=player,
             challenge=challenge,
-            ranked=ranked,
+            ranked=selectors.daily_round_ranked(player=player, challenge=challenge),
             ruleset=yatzy.get_ruleset(challenge.ruleset, **challenge.options),
             seed=bytes(challenge.seed),
         )

@@ -11,7 +11,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import CharField, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    CharField,
+    Count,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils.translation import gettext_lazy as _
 
@@ -161,6 +173,29 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
     return Board(boards.daily_key(day), boards.DAILY, frozen=frozen, expert_total=expert)
 
 
+def board_days(
+    *, day: dt.date, season_slug: str | None = None
+) -> tuple[dt.date | None, dt.date | None]:
+    """The days before and after ``day`` that have a daily board (a challenge; today's
+    always has one), within the season when one is named: ``(previous, next)``,
+    ``None`` where there is none, so a link to another day's board never leads to a
+    page that does not exist."""
+    today = clock.today()
+    first, last = dt.date.min, today
+    if season_slug is not None:
+        season = season_get(slug=season_slug)
+        first, last = season.start_date, min(today, season.end_date)
+    # One query: a challenge row per day, so the table is a few thousand rows at most.
+    found = Challenge.objects.aggregate(
+        previous=Max("date", filter=Q(date__lt=day, date__gte=first)),
+        later=Min("date", filter=Q(date__gt=day, date__lte=last)),
+    )
+    previous, later = found["previous"], found["later"]
+    if later is None and day < today <= last:
+        later = today
+    return previous, later
+
+
 def board_expert(*, board: Board) -> dict[str, int] | None:
     """The expert's score on a revealed day's dice, with the rank it would have."""
     if board.expert_total is None:
@@ -203,7 +238,7 @@ def _entries(board: Board) -> QuerySet[BoardEntry]:
 
 
 def board_page(
-    *, board: Board, player: User, page: int, size: int, cursor: Cursor | None = None
+    *, board: Board, player: User | None, page: int, size: int, cursor: Cursor | None = None
 ) -> BoardView:
     """One page of a board. From a ``cursor`` (the ``next``/``previous`` links) the page
     is a keyset read next to it. Without one, the histogram locates the page's first
@@ -256,11 +291,17 @@ AROUND_SIZE = 21
 
 
 def board_view(
-    *, board: Board, player: User, around: bool, page: int = 1, cursor: Cursor | None = None
+    *,
+    board: Board,
+    player: User | None,
+    around: bool,
+    page: int = 1,
+    cursor: Cursor | None = None,
 ) -> BoardView:
     """What a board's page shows (the API's and the web page's alike): the entries
-    around the player (``?around=me``), else one page, by number or by cursor."""
-    if around:
+    around the player (``?around=me``), else one page, by number or by cursor. A
+    visitor (``player`` ``None``) has no line, so ``around`` gives them the first page."""
+    if around and player is not None:
         return board_around(board=board, player=player, size=AROUND_SIZE)
     return board_page(
         board=board,
@@ -328,8 +369,10 @@ def _neighbours(
 
 
 def _me(
-    *, board: Board, player: User, histogram: Histogram, today: dt.date
+    *, board: Board, player: User | None, histogram: Histogram, today: dt.date
 ) -> dict[str, Any] | None:
+    if player is None:
+        return None
     row = _entries(board).filter(player=player).values(*_FIELDS).first()
     return None if row is None else _line(row, histogram.rank(row["value"]), board, today)
 
@@ -344,34 +387,44 @@ def board_rank(*, board: str, player_id: int) -> tuple[int, int] | None:
     )
 
 
-def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
-    """The 24 doors of December ``year`` for one player.
+def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
+    """The 24 doors of December ``year`` for one player, or for a visitor (``None``).
 
-    A door is ``locked`` before its day, ``open`` on its day (or while its ranked round
-    may still be finished in the grace period), ``played`` once its ranked round is
-    complete (with score and rank on that day's board), else ``missed``. A past door
-    whose challenge exists is ``replayable``: it starts an unranked replay.
+    A door is ``locked`` before its day, ``open`` on its day (or while the player's
+    ranked round may still be finished in the grace period), ``played`` once its ranked
+    round is complete (with score and rank on that day's board), ``empty`` for a past
+    day that had no daily challenge (before the service ran), else ``missed``; a
+    visitor, who has no rounds, sees ``past`` instead of ``played`` or ``missed``. A past
+    door whose challenge exists is ``replayable``: it starts an unranked replay.
+    ``previous_year`` is the year before when its December had dailies, else ``None``.
     """
     first, last = boards.advent_range(year)
     today = clock.today()
-    ranked = {
-        d: (status, total)
-        for d, status, total in Round.objects.filter(
-            player=player,
-            ranked=True,
-            challenge__date__gte=first,
-            challenge__date__lte=last,
-        ).values_list("challenge__date", "status", "total")
-    }
-    keys = [boards.daily_key(first + dt.timedelta(days=n)) for n in range(24)]
-    ranks = {
-        key: rank
-        for key, rank in BoardEntry.objects.filter(player=player, board__in=keys)
-        .annotate(rank=rank_expression())
-        .values_list("board", "rank")
-    }
+    ranked: dict[dt.date, tuple[str, int | None]] = {}
+    ranks: dict[str, int] = {}
+    if player is not None:
+        ranked = {
+            d: (status, total)
+            for d, status, total in Round.objects.filter(
+                player=player,
+                ranked=True,
+                challenge__date__gte=first,
+                challenge__date__lte=last,
+            ).values_list("challenge__date", "status", "total")
+        }
+        keys = [boards.daily_key(first + dt.timedelta(days=n)) for n in range(24)]
+        ranks = {
+            key: rank
+            for key, rank in BoardEntry.objects.filter(player=player, board__in=keys)
+            .annotate(rank=rank_expression())
+            .values_list("board", "rank")
+        }
+    before_first, before_last = boards.advent_range(year - 1)
     existing = set(
-        Challenge.objects.filter(date__gte=first, date__lt=today).values_list("date", flat=True)
+        Challenge.objects.filter(
+            Q(date__gte=first, date__lt=min(today, last + dt.timedelta(days=1)))
+            | Q(date__gte=before_first, date__lte=before_last)
+        ).values_list("date", flat=True)
     )
     doors = []
     for n in range(24):
@@ -383,8 +436,10 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
             state = "played"
         elif day == today or (status == Round.Status.IN_PROGRESS and not clock.is_revealed(day)):
             state = "open"
+        elif day not in existing:
+            state = "empty"
         else:
-            state = "missed"
+            state = "missed" if player is not None else "past"
         played = state == "played"
         doors.append(
             {
@@ -396,7 +451,9 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
                 "replayable": day < today and day in existing,
             }
         )
-    advent = board_rank(board=boards.advent_key(year), player_id=player.pk)
+    advent = (
+        None if player is None else board_rank(board=boards.advent_key(year), player_id=player.pk)
+    )
     return {
         "year": year,
         "theme": clock.theme(first),
@@ -404,6 +461,7 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
         "doors": doors,
         "total": sum(d["score"] for d in doors if d["score"] is not None),
         "rank": advent[0] if advent else None,
+        "previous_year": year - 1 if any(d.year == year - 1 for d in existing) else None,
     }
 
 
@@ -437,8 +495,10 @@ def day_standing(*, day: dt.date, player: User, total: int, ranked: bool) -> dic
 
 def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     """A player's daily record: how many days they have played (completed ranked
-    rounds), their best day and their streaks with the ranks on those boards, and the
-    scores of their last ``history`` days, oldest first."""
+    rounds), their best day and their streaks with the ranks on those boards, their
+    mean score, how their scores are spread (``scores``: ``(total, days)`` lowest
+    first), and the scores of their last ``history`` days, oldest first, each with the
+    expert's score on that day's dice once the day is revealed (else ``None``)."""
     today = clock.today()
     lines = {
         row["board"]: row
@@ -449,17 +509,32 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     best = lines.get(boards.BEST)
     streak = lines.get(boards.STREAK)
     played = Round.objects.filter(player=player, ranked=True, status=Round.Status.COMPLETED)
-    recent = played.order_by("-challenge__date").values_list("challenge__date", "total")
+    spread = played.order_by("total").values("total").annotate(days=Count("id"))
+    # A completed round always has its total.
+    scores = [(total, n) for total, n in spread.values_list("total", "days") if total is not None]
+    days = sum(n for _, n in scores)
+    recent = played.order_by("-challenge__date").values_list(
+        "challenge__date", "total", "challenge__expert_total"
+    )
     return {
-        "days_played": played.count(),
+        "days_played": days,
         "best": None
         if best is None
         else {"value": best["value"], "rank": Histogram.of(boards.BEST).rank(best["value"])},
+        "mean": round(sum(total * n for total, n in scores) / days, 1) if days else None,
         "longest_streak": 0 if streak is None else streak["value"],
         "current_streak": 0
         if streak is None
         else streak_current(
             last_date=streak["streak_last_date"], last_run=streak["streak_last_run"], today=today
         ),
-        "history": [{"date": day, "total": total} for day, total in reversed(recent[:history])],
+        "scores": scores,
+        "history": [
+            {
+                "date": day,
+                "total": total,
+                "expert": expert if expert is not None and clock.is_revealed(day) else None,
+            }
+            for day, total, expert in reversed(recent[:history])
+        ],
     }

@@ -64,7 +64,10 @@ class BoardPageSerializer(serializers.Serializer):
 class AdventDoorSerializer(serializers.Serializer):
     day = serializers.IntegerField()
     date = serializers.DateField()
-    state = serializers.ChoiceField(choices=["locked", "open", "played", "missed"])
+    state = serializers.ChoiceField(
+        choices=["locked", "open", "played", "missed", "empty"],
+        help_text="`empty`: a past day without a daily challenge.",
+    )
     score = serializers.IntegerField(allow_null=True)
     rank = serializers.IntegerField(allow_null=True, help_text="Rank on that day's board.")
     replay = serializers.CharField(
@@ -79,3 +82,6 @@ class AdventCalendarSerializer(serializers.Serializer):
     doors = AdventDoorSerializer(many=True)
     total = serializers.IntegerField(help_text="Sum of your ranked scores of December 1-24.")
     rank = serializers.IntegerField(allow_null=True, help_text="Your rank on the advent board.")
+    previous_year = serializers.IntegerField(
+        allow_null=True, help_text="The year before, when its December had dailies."
+    )

@@ -45,6 +45,7 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     (None, "code"): {"fr", "nl"},
     (None, "date"): {"fr"},
     (None, "error"): {"es"},
+    (None, "No"): {"es", "it"},
     (None, "options"): {"fr"},
     (None, "round"): {"it"},
     (None, "status"): {"da", "nb", "nl", "sv"},

@@ -8,11 +8,26 @@ values come from the boards' histograms and the players' rounds.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 WIDTH, HEIGHT = 600, 220
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 34  # margins for the axis labels
+# The largest font the stylesheet gives a chart's labels, in the view box's units: a
+# phone's (site.css draws them at 20 units there, so they read at about 12 px on a
+# 390 px screen, and at 12 units on a wide one). The margins are sized for it, so no
+# label is cut off at any width.
+FONT = 20
+LEFT, RIGHT, TOP, BOTTOM = 44, 26, 28, 34  # margins for the axis labels
+# Whatever the spread of the scores, a distribution's bars are at least this many
+# points wide and its axis has at least this many of them: one or two players show
+# as narrow bars on a readable scale, not as one bar as wide as the chart.
+MIN_BIN, MIN_SLOTS = 5, 12
+
+
+def _label_room(labels: Sequence[str]) -> float:
+    """The width the longest of ``labels`` takes at :data:`FONT` (digits are about
+    0.6 of the font size wide), with a gap to the axis."""
+    return 10 + 0.6 * FONT * max((len(label) for label in labels), default=0)
 
 
 @dataclass(frozen=True)
@@ -43,7 +58,13 @@ class Chart:
     x_ticks: list[Tick] = field(default_factory=list)
     y_ticks: list[Tick] = field(default_factory=list)
     mark_x: float | None = None
+    # The player's label sits right of their mark, or left of it past the middle, so it
+    # stays inside the chart when they lead.
+    mark_anchor: str = "start"
+    mark_dx: int = 4
+    mark_label_y: float = FONT + 2
     level_y: float | None = None
+    expert: list[tuple[float, float, str, float]] = field(default_factory=list)
     baseline: float = HEIGHT - BOTTOM
     left: float = LEFT
     right: float = WIDTH - RIGHT
@@ -51,6 +72,10 @@ class Chart:
     @property
     def polyline(self) -> str:
         return " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in self.points)
+
+    @property
+    def expert_polyline(self) -> str:
+        return " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in self.expert)
 
     @property
     def view_box(self) -> str:
@@ -78,11 +103,15 @@ def distribution(
     """Bars of how many players scored in each range, and the player's mark.
 
     ``values`` is a histogram ``[(value, count), …]`` lowest first; ``None`` when it
-    is empty (nothing to draw).
+    is empty (nothing to draw). Bars are at least :data:`MIN_BIN` points wide and the
+    axis has at least :data:`MIN_SLOTS` of them, centred on the scores.
 
     >>> chart = distribution([(100, 1), (250, 3), (300, 1)], 250, bins=10)
     >>> sum(bar.count for bar in chart.bars), [bar.low for bar in chart.bars if bar.me]
     (5, [250])
+    >>> alone = distribution([(329, 1)], 329)
+    >>> [(bar.low, bar.high) for bar in alone.bars], alone.mark_anchor
+    ([(325, 329)], 'end')
     """
     if not values:
         return None
@@ -90,15 +119,19 @@ def distribution(
     high = max(v for v, _ in values)
     if mine is not None:
         low, high = min(low, mine), max(high, mine)
-    size = _nice_step(high - low + 1, bins)
+    size = max(MIN_BIN, _nice_step(high - low + 1, bins))
     start = low - low % size
+    n = (high - start) // size + 1
+    if n < MIN_SLOTS:  # widen the axis around the scores (never below 0)
+        start = max(0, start - size * ((MIN_SLOTS - n) // 2))
+        n = max(MIN_SLOTS, (high - start) // size + 1)
     counts: dict[int, int] = {}
     for value, count in values:
         key = (value - start) // size
         counts[key] = counts.get(key, 0) + count
-    n = (high - start) // size + 1
     tallest = max(counts.values())
     chart = Chart()
+    chart.left = max(LEFT, _label_room([str(tallest)]))
     plot_w = chart.right - chart.left
     plot_h = chart.baseline - TOP
     slot = plot_w / n
@@ -123,47 +156,62 @@ def distribution(
     span = n * size
     if mine is not None:
         chart.mark_x = round(chart.left + plot_w * (mine - start + 0.5) / span, 1)
+        if chart.mark_x > WIDTH / 2:
+            chart.mark_anchor, chart.mark_dx = "end", -4
     step = _nice_step(span, 6)
     first = start + (-start) % step
     for value in range(first, start + span + 1, step):
         x = chart.left + plot_w * (value - start) / span
-        chart.x_ticks.append(Tick(round(x, 1), chart.baseline + 18, str(value)))
+        chart.x_ticks.append(Tick(round(x, 1), chart.baseline + FONT + 6, str(value)))
     chart.y_ticks = [
-        Tick(chart.left - 6, round(chart.baseline - plot_h * c / tallest + 4, 1), str(c))
+        Tick(chart.left - 6, round(chart.baseline - plot_h * c / tallest + 6, 1), str(c))
         for c in sorted({0, tallest})
     ]
     return chart
 
 
-def history(scores: Sequence[tuple[dt.date, int]]) -> Chart | None:
-    """A line through a player's scores, oldest first; ``None`` without any.
+def history(
+    scores: Sequence[tuple[dt.date, int, int | None]],
+    label: Callable[[dt.date], str] = dt.date.isoformat,
+) -> Chart | None:
+    """A line through a player's scores, oldest first, and a second one through the
+    expert's score on the same days where it is known (``(day, total, expert)``,
+    ``expert`` ``None`` until the day is revealed); ``None`` without any score. ``label``
+    writes a day (the page's date format).
 
-    >>> chart = history([(dt.date(2026, 12, 1), 200), (dt.date(2026, 12, 3), 300)])
+    >>> chart = history([(dt.date(2026, 12, 1), 200, 310), (dt.date(2026, 12, 3), 300, None)])
     >>> [label for _, _, label, _ in chart.points], chart.points[-1][1] < chart.points[0][1]
     (['2026-12-01', '2026-12-03'], True)
+    >>> [(label, value) for _, _, label, value in chart.expert]
+    [('2026-12-01', 310)]
     """
     if not scores:
         return None
     chart = Chart()
     first_day, last_day = scores[0][0], scores[-1][0]
     days = max(1, (last_day - first_day).days)
-    top = max(total for _, total in scores)
+    top = max(max(total, expert or 0) for _, total, expert in scores)
     step = _nice_step(top, 4)
     ceiling = max(step, top + (-top) % step)
+    chart.left = max(LEFT, _label_room([str(ceiling)]))
     plot_w = chart.right - chart.left
     plot_h = chart.baseline - TOP
-    for day, total in scores:
+
+    def at(day: dt.date, value: int) -> tuple[float, float, str, float]:
         fraction = (day - first_day).days / days if len(scores) > 1 else 0.5
         x = chart.left + plot_w * fraction
-        y = chart.baseline - plot_h * total / ceiling
-        chart.points.append((round(x, 1), round(y, 1), day.isoformat(), total))
+        y = chart.baseline - plot_h * value / ceiling
+        return (round(x, 1), round(y, 1), label(day), value)
+
+    chart.points = [at(day, total) for day, total, _ in scores]
+    chart.expert = [at(day, expert) for day, _, expert in scores if expert is not None]
     chart.y_ticks = [
-        Tick(chart.left - 6, round(chart.baseline - plot_h * v / ceiling + 4, 1), str(v))
+        Tick(chart.left - 6, round(chart.baseline - plot_h * v / ceiling + 6, 1), str(v))
         for v in range(0, ceiling + 1, step)
     ]
-    chart.x_ticks = [Tick(chart.left, chart.baseline + 18, first_day.isoformat())]
+    chart.x_ticks = [Tick(chart.left, chart.baseline + FONT + 6, label(first_day))]
     if last_day != first_day:
-        chart.x_ticks.append(Tick(chart.right, chart.baseline + 18, last_day.isoformat()))
+        chart.x_ticks.append(Tick(chart.right, chart.baseline + FONT + 6, label(last_day)))
     return chart
 
 
@@ -185,6 +233,7 @@ def expectation(start: float, after_turns: Sequence[float]) -> Chart:
     step = _nice_step(high - low, 4)
     floor = low - low % step
     ceiling = max(floor + step, high + (-high) % step)
+    chart.left = max(LEFT, _label_room([str(floor), str(ceiling)]))
     plot_w = chart.right - chart.left
     plot_h = chart.baseline - TOP
     turns = max(1, len(values) - 1)
@@ -197,11 +246,11 @@ def expectation(start: float, after_turns: Sequence[float]) -> Chart:
         chart.points.append((x, y_of(value), str(turn), round(value, 1)))
     chart.level_y = y_of(start)
     chart.y_ticks = [
-        Tick(chart.left - 6, y_of(v) + 4, str(v)) for v in range(floor, ceiling + 1, step)
+        Tick(chart.left - 6, y_of(v) + 6, str(v)) for v in range(floor, ceiling + 1, step)
     ]
     every = _nice_step(turns, 4)
     chart.x_ticks = [
-        Tick(chart.points[turn][0], chart.baseline + 18, str(turn))
+        Tick(chart.points[turn][0], chart.baseline + FONT + 6, str(turn))
         for turn in range(0, turns + 1)
         if turn % every == 0 or turn == turns
     ]

@@ -1,5 +1,6 @@
 """What every page's layout needs: the player's time zone, today's date for the
-navigation, the languages of the switcher."""
+navigation, the languages of the switcher, the log-in and register links that come
+back to the page."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.http import HttpRequest
 
 from daily import clock
 from leaderboards import boards
+from web.helpers import account_links
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
@@ -22,4 +24,5 @@ def site(request: HttpRequest) -> dict[str, Any]:
         "nav_today": today,
         "nav_advent_year": boards.advent_latest_year(today),
         "languages": settings.LANGUAGES,
+        **account_links(request),
     }

@@ -21,6 +21,7 @@ from accounts.serializers import MeSerializer, RegisterSerializer
 from config.api_errors import error_text
 from games.models import Round
 from games.rules import ruleset_options, ruleset_title
+from games.selectors import ruleset_advice_modelled
 from games.services import SEATS_MAX
 
 
@@ -89,14 +90,23 @@ def _time_zones() -> list[tuple[str, str]]:
 OPTION_PREFIX = "option_"
 
 
-def option_fields(rs: yatzy.Ruleset, *, required: bool = True) -> dict[str, forms.Field]:
+def option_fields(
+    rs: yatzy.Ruleset,
+    *,
+    required: bool = True,
+    prefix: str = OPTION_PREFIX,
+    no_hints: str | None = None,
+) -> dict[str, forms.Field]:
     """A form field for each option of ``rs``'s ruleset (two for the upper bonus's
-    threshold and points), labelled as the rules page words them, starting from the
-    values ``rs`` has. The allowed values are the engine's (``yatzy.option_specs``).
-    Fields that are not ``required`` may be left out: their option keeps its default."""
+    threshold and points), named ``prefix`` and the option, labelled as the rules page
+    words them, starting from the values ``rs`` has. The allowed values are the
+    engine's (``yatzy.option_specs``). Fields that are not ``required`` may be left
+    out: their option keeps its default. ``no_hints`` is added to the help of each
+    option that, turned on, leaves the game without hints (saved rolls: no exact
+    table models them)."""
     fields: dict[str, forms.Field] = {}
     for option in ruleset_options(rs):
-        key = OPTION_PREFIX + option["name"]
+        key = prefix + option["name"]
         common: dict[str, Any] = {
             "label": option["title"],
             "help_text": option["description"],
@@ -104,6 +114,10 @@ def option_fields(rs: yatzy.Ruleset, *, required: bool = True) -> dict[str, form
         }
         value = option["value"]
         if option["kind"] == "flag":
+            if no_hints and not ruleset_advice_modelled(
+                yatzy.get_ruleset(rs.name, **{**rs.options, option["name"]: True})
+            ):
+                common["help_text"] = f"{common['help_text']} {no_hints}"
             fields[key] = forms.BooleanField(initial=value, **{**common, "required": False})
         elif option["kind"] == "choice":
             choices = [(choice, str(choice)) for choice in option["choices"]]
@@ -134,13 +148,15 @@ def option_fields(rs: yatzy.Ruleset, *, required: bool = True) -> dict[str, form
     return fields
 
 
-def options_from_form(name: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The options a form's cleaned ``data`` sets for ruleset ``name``: only those that
-    differ from the ruleset's defaults, as the API would take them (an option left
-    empty keeps its default)."""
+def options_from_form(
+    name: str, data: dict[str, Any], *, prefix: str = OPTION_PREFIX
+) -> dict[str, Any]:
+    """The options a form's cleaned ``data`` sets for ruleset ``name`` (its fields
+    named ``prefix`` and the option): only those that differ from the ruleset's
+    defaults, as the API would take them (an option left empty keeps its default)."""
     options: dict[str, Any] = {}
     for spec in yatzy.option_specs(name):
-        key = OPTION_PREFIX + spec.name
+        key = prefix + spec.name
         if spec.kind == "pair":
             value: Any = [data.get(f"{key}_0"), data.get(f"{key}_1")]
         else:
@@ -185,35 +201,55 @@ class SettingsForm(forms.Form):
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        # The options shown are those of the ruleset in the profile; choosing another
-        # ruleset starts it from its defaults (as `PATCH accounts/me/` does).
-        rs = yatzy.get_ruleset(user.ruleset, **user.options)
-        self.fields.update(option_fields(rs, required=False))
+        self.fields["ruleset"].widget.attrs["data-ruleset-select"] = ""
+        # Every ruleset's options, each group starting from the profile's options for
+        # its ruleset and from the defaults for the others: the page shows the group of
+        # the ruleset chosen as soon as it is chosen, and one save stores both.
+        for name in yatzy.RULESETS:
+            options = user.options if name == user.ruleset else {}
+            rs = yatzy.get_ruleset(name, **options)
+            self.fields.update(option_fields(rs, required=False, prefix=self.option_prefix(name)))
+
+    @staticmethod
+    def option_prefix(ruleset: str) -> str:
+        return f"{OPTION_PREFIX}{ruleset}_"
 
     @property
     def profile_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.PROFILE]
 
     @property
-    def game_fields(self) -> list[forms.BoundField]:
-        """The ruleset of new games and its options."""
-        return [self[name] for name in self.fields if name not in self.PROFILE]
+    def option_groups(self) -> list[dict[str, Any]]:
+        """Each ruleset's option fields: ``name``, ``title`` and ``fields``."""
+        return [
+            {
+                "name": name,
+                "title": ruleset_title(name),
+                "fields": [
+                    self[key] for key in self.fields if key.startswith(self.option_prefix(name))
+                ],
+            }
+            for name in yatzy.RULESETS
+        ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
             return data
         fields = {name: data[name] for name in (*self.PROFILE, "ruleset")}
-        if data["ruleset"] == self.user.ruleset:
-            fields["options"] = options_from_form(self.user.ruleset, data)
-            _engine_check(self, self.user.ruleset, fields["options"])
-            if self.errors:
-                return data
+        name = data["ruleset"]
+        fields["options"] = options_from_form(name, data, prefix=self.option_prefix(name))
+        _engine_check(self, name, fields["options"])
+        if self.errors:
+            return data
         serializer = MeSerializer(self.user, data=fields, partial=True)
         if not serializer.is_valid():
             _serializer_errors(self, serializer.errors)
             return data
         return dict(serializer.validated_data)
+
+
+NO_HINTS = _("A game with this option has no hints and no analysis: no exact strategy covers it.")
 
 
 class NewGameForm(forms.Form):
@@ -247,7 +283,8 @@ class NewGameForm(forms.Form):
                     if seat == 0
                     else "",
                 )
-        self.fields.update(option_fields(rs))
+        no_hints = NO_HINTS if mode == Round.Mode.SOLO else None
+        self.fields.update(option_fields(rs, no_hints=str(no_hints) if no_hints else None))
 
     @property
     def option_fields(self) -> list[forms.BoundField]:

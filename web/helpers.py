@@ -8,13 +8,15 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.utils.http import urlencode
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -49,6 +51,44 @@ def error_page(request: HttpRequest, message: str, *, status: int) -> HttpRespon
 def player_or_none(request: HttpRequest) -> User | None:
     """The logged-in player, or ``None`` for a visitor."""
     return request.user if request.user.is_authenticated else None
+
+
+# -- coming back after logging in ------------------------------------------------------------
+
+# The pages whose own ``next`` is where their log-in and register links come back to.
+ACCOUNT_PAGES = ("login", "register")
+
+
+def next_target(request: HttpRequest) -> str | None:
+    """The request's ``next`` (posted or in the query) when it is a page of this site,
+    else ``None``: nobody is sent elsewhere after logging in."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and safe else None
+
+
+def account_links(request: HttpRequest) -> dict[str, str]:
+    """The log-in and register links of a page, each bringing the visitor back to it
+    (on those two pages themselves, to where they were going).
+
+    >>> from django.test import RequestFactory
+    >>> account_links(RequestFactory().get("/f/ABCD2345?x=1&y=2"))["register_url"]
+    '/accounts/register/?next=/f/ABCD2345%3Fx%3D1%26y%3D2'
+    """
+    name = request.resolver_match.url_name if request.resolver_match else None
+    if name in ACCOUNT_PAGES:
+        back = next_target(request)
+    elif name == "logout" or request.method not in ("GET", "HEAD"):
+        back = None  # nor is logging out, or a page answering a form's post, to come back to
+    else:
+        back = request.get_full_path()
+    query = f"?next={quote(back, safe='/')}" if back else ""
+    return {
+        "login_url": reverse("web:login") + query,
+        "register_url": reverse("web:register") + query,
+    }
 
 
 # -- throttles ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from django.http import QueryDict
 from django.urls import reverse
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 import yatzy
@@ -23,9 +24,27 @@ from leaderboards.selectors import BoardView
 from web import charts
 from web.dice import die_svg
 from web.helpers import held_from_query, with_holds
+from yatzy.rules import UPPER_CATEGORIES
 
 # How many moves a hint shows: the best and the next alternatives.
 HINT_MOVES = 5
+
+
+def day_of(day: dt.date | str) -> dt.date:
+    """A day as a date, from a payload's ISO text or a date."""
+    return dt.date.fromisoformat(day) if isinstance(day, str) else day
+
+
+def day_text(day: dt.date | str) -> str:
+    """A day as every page writes it: the active language's one date format (the
+    templates' ``|date:"DATE_FORMAT"``), never the ISO text of a payload.
+
+    >>> from django.utils import translation
+    >>> with translation.override("de"):
+    ...     day_text("2026-12-03")
+    '3. Dezember 2026'
+    """
+    return formats.date_format(day_of(day), "DATE_FORMAT")
 
 
 def mini_dice(faces: Sequence[int], marked: Sequence[int] = ()) -> list[dict[str, Any]]:
@@ -199,7 +218,7 @@ def hint_panel(
 def round_title(state: dict[str, Any], ruleset: str) -> str:
     """The play page's title: the daily's date, else the ``ruleset``'s name and the mode."""
     if state["date"]:
-        return _("Daily of %(date)s") % {"date": state["date"]}
+        return _("Daily of %(date)s") % {"date": day_text(state["date"])}
     if state["mode"] == Round.Mode.COMPUTER:
         return _("%(ruleset)s against the computer") % {"ruleset": ruleset}
     if state["mode"] == Round.Mode.FRIEND:
@@ -250,16 +269,30 @@ def analysis_chart(analysis: dict[str, Any]) -> charts.Chart:
 
 
 def comparison(view: dict[str, Any]) -> dict[str, Any] | None:
-    """Both scorecards side by side, box by box and turn by turn, once both are done
-    (``view``: the friend view of ``games.selectors.friend_view``)."""
+    """Both scorecards side by side, box by box (with the upper section's sum and its
+    bonus after the upper boxes, and any extra bonus, as on a score pad, so each column
+    adds up to its total) and turn by turn, once both are done (``view``: the friend
+    view of ``games.selectors.friend_view``)."""
     mine, theirs = view["my_round"], view["sharer_round"]
     if mine is None or theirs is None:
         return None
+    threshold, points = yatzy.get_ruleset(view["ruleset"], **view["options"]).upper_bonus
+    rows: list[dict[str, Any]] = []
+    for box, got in mine["scorecard"].items():
+        rows.append(
+            {"kind": "box", "name": box_name(box), "mine": got, "theirs": theirs["scorecard"][box]}
+        )
+        if box == UPPER_CATEGORIES[-1]:
+            rows.append(
+                {"kind": "upper", "mine": mine["upper_total"], "theirs": theirs["upper_total"]}
+            )
+            rows.append({"kind": "bonus", "mine": mine["bonus"], "theirs": theirs["bonus"]})
+    if mine["extra_bonus"] or theirs["extra_bonus"]:
+        rows.append({"kind": "extra", "mine": mine["extra_bonus"], "theirs": theirs["extra_bonus"]})
     return {
-        "boxes": [
-            {"name": box_name(box), "mine": points, "theirs": theirs["scorecard"][box]}
-            for box, points in mine["scorecard"].items()
-        ],
+        "rows": rows,
+        "bonus_points": points,
+        "bonus_threshold": threshold,
         "turns": [
             {
                 "number": a["turn"] + 1,
@@ -292,6 +325,36 @@ def rules_query(options: dict[str, Any]) -> dict[str, str]:
     }
 
 
+def option_words(option: dict[str, Any], value: Any) -> str:
+    """An option's value as a player reads it (``option``: one of
+    ``games.rules.ruleset_options``): a flag is Yes or No, the upper bonus's pair is
+    its points at its threshold, a number is itself.
+
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     option_words({"kind": "flag"}, False), option_words({"kind": "pair"}, [84, 100])
+    ('No', '100 at 84')
+    """
+    if option["kind"] == "flag":
+        return _("Yes") if value else _("No")
+    if option["kind"] == "pair":
+        threshold, points = value
+        return _("%(points)s at %(threshold)s") % {"points": points, "threshold": threshold}
+    return str(value)
+
+
+def rules_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rules page's options, each with its default and the value in force in words."""
+    return [
+        {
+            **option,
+            "default_words": option_words(option, option["default"]),
+            "value_words": option_words(option, option["value"]),
+        }
+        for option in options
+    ]
+
+
 # -- a party ----------------------------------------------------------------------------------
 
 
@@ -318,8 +381,13 @@ def party_screen(party: dict[str, Any], query: Any) -> dict[str, Any]:
             seat=seat["seat"],
         )
         seats.append({"seat": seat["seat"], "name": seat["name"], "current": current, "card": card})
+    # A shared rank is a draw only once the party is over: before that, equal totals
+    # (every seat's 0 before the first box) are only level for now.
+    over = party["current_seat"] is None
     ranks = [line["rank"] for line in party["standings"]]
-    standings = [{**line, "draw": ranks.count(line["rank"]) > 1} for line in party["standings"]]
+    standings = [
+        {**line, "draw": over and ranks.count(line["rank"]) > 1} for line in party["standings"]
+    ]
     current_seat = next((seat for seat in seats if seat["current"]), None)
     first = [line for line in standings if line["rank"] == 1]
     return {
@@ -359,6 +427,18 @@ def board_links(view: BoardView, url: str) -> dict[str, str | None]:
     }
 
 
+def record_charts(record: dict[str, Any]) -> dict[str, charts.Chart | None]:
+    """A player page's charts (``record``: ``leaderboards.selectors.player_record``):
+    the score history with the expert's line, and how the player's scores are spread."""
+    return {
+        "history_chart": charts.history(
+            [(line["date"], line["total"], line["expert"]) for line in record["history"]],
+            label=day_text,
+        ),
+        "scores_chart": charts.distribution(record["scores"], None, bins=20),
+    }
+
+
 def game_line(summary: dict[str, Any]) -> dict[str, Any]:
     """One line of the games list (``games.selectors.game_summary``), with its mode and
     ruleset named and its link."""
@@ -370,6 +450,7 @@ def game_line(summary: dict[str, Any]) -> dict[str, Any]:
         }
     return {
         **summary,
+        "day": day_of(summary["date"]) if summary["date"] else None,
         "mode_name": mode,
         "ruleset_name": ruleset_title(summary["ruleset"]),
         "url": game_url(summary["mode"], summary["id"]),

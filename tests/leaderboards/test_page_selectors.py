@@ -44,6 +44,8 @@ def test_a_players_record_has_days_best_streaks_and_history_oldest_first():
     assert record["days_played"] == 4
     assert record["best"] == {"value": 300, "rank": 2}
     assert (record["longest_streak"], record["current_streak"]) == (2, 2)
+    assert record["mean"] == 207.5  # (120 + 300 + 200 + 210) / 4
+    assert record["scores"] == [(120, 1), (200, 1), (210, 1), (300, 1)]
     assert [(line["date"], line["total"]) for line in record["history"]] == [
         (today - dt.timedelta(days=3), 300),
         (today - dt.timedelta(days=1), 200),
@@ -56,8 +58,10 @@ def test_a_new_players_record_is_empty():
     assert selectors.player_record(player=me) == {
         "days_played": 0,
         "best": None,
+        "mean": None,
         "longest_streak": 0,
         "current_streak": 0,
+        "scores": [],
         "history": [],
     }
 

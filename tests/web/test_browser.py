@@ -56,7 +56,9 @@ def rivals_and_history(username: str) -> None:
 def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(page):
     register(page, "ada", "Ada L.")
     rivals_and_history("ada")
+    page.reload()  # with the days just played: yesterday's board is linked
     assert page.locator("[data-status=not_started]").is_visible()
+    assert page.locator("[data-previous-board]").inner_text() == "Yesterday's board"
     screenshot(page, "home")
     page.click("[data-action=play]")
     page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
@@ -86,8 +88,8 @@ def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(pag
     assert page.locator("svg[data-chart=distribution] [data-me]").count() == 1
     screenshot(page, "board")
     page.goto("/players/ada/")
-    assert page.locator("[data-days-played]").inner_text() == "9"
-    assert page.locator("[data-current-streak]").inner_text() == "9"
+    assert page.locator("[data-stat=played]").inner_text() == "9"
+    assert page.locator("[data-stat=current-streak]").inner_text() == "9"
     assert page.locator("svg[data-chart=history] circle").count() == 9
     screenshot(page, "player")
 

@@ -215,7 +215,7 @@ def test_another_players_round_is_not_found_on_any_page_or_form():
 
 
 def test_pages_that_need_a_player_send_a_visitor_to_log_in():
-    for path in ["/settings/", f"/boards/daily/{clock.today()}/", "/advent/2026/", "/players/x/"]:
+    for path in ["/settings/", "/games/", "/games/new/solo/"]:
         response = Client().get(path)
         assert response.status_code == 302
         assert response["Location"].startswith("/accounts/login/?next=")
@@ -298,9 +298,10 @@ def test_the_player_page_shows_days_best_streaks_and_history():
     for back, total in ((3, 150), (1, 260), (0, 210)):
         ranked(me, today - dt.timedelta(days=back), total)
     page = text(client.get("/players/ADA/"))  # any case
-    assert "<dd data-days-played>3</dd>" in page
-    assert re.search(r"<dd data-best>260", page)
-    assert "<dd data-current-streak>2</dd>" in page and "<dd data-longest-streak>2</dd>" in page
+    assert '<dd data-stat="played">3</dd>' in page
+    assert re.search(r'<dd data-stat="best">260', page)
+    assert '<dd data-stat="current-streak">2</dd>' in page
+    assert '<dd data-stat="longest-streak">2</dd>' in page
     assert page.count('<circle class="point"') == 3
     assert client.get("/players/nobody/").status_code == 404
 
@@ -325,11 +326,12 @@ def test_a_days_board_a_finished_round_and_a_player_page_show_the_hand_computed_
     played = text(client.get(f"/play/{mine.id}/"))
     assert "Rank 2 of 4 on the day's board." in played
     person = text(client.get("/players/ada/"))
-    assert "<dd data-days-played>3</dd>" in person
-    assert re.search(r"<dd data-best>400 <small>\(rank 1\)", person)
+    assert '<dd data-stat="played">3</dd>' in person
+    assert re.search(r'<dd data-stat="best">400 <small>\(rank 1\)', person)
     # 4 and 3 days ago, then a gap, then today: longest 2, current 1.
-    assert "<dd data-current-streak>1</dd>" in person
-    assert "<dd data-longest-streak>2</dd>" in person
+    assert '<dd data-stat="current-streak">1</dd>' in person
+    assert '<dd data-stat="longest-streak">2</dd>' in person
+    assert '<dd data-stat="mean">276.7</dd>' in person  # (250 + 400 + 180) / 3
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,6 @@ from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -21,17 +20,12 @@ import yatzy
 from accounts.models import User
 from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
-from games.rules import ruleset_title
 from web.forms import RegisterForm, SettingsForm
-from web.helpers import form_throttled, throttled
+from web.helpers import form_throttled, next_target, throttled
 
 
 def _next_url(request: HttpRequest) -> str:
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe else reverse("web:home")
+    return next_target(request) or reverse("web:home")
 
 
 class PageLoginView(LoginView):
@@ -101,22 +95,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         request.POST if request.method == "POST" else None, user=user, initial=initial
     )
     if request.method == "POST" and form.is_valid():
-        before = user.ruleset
         try:
             user_update(user=user, data=form.cleaned_data)
         except (ServiceError, yatzy.YatzyError) as exc:
             form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("Your settings are saved."))
-            if user.ruleset != before:
-                messages.info(
-                    request,
-                    _(
-                        "New games use %(ruleset)s with its usual options now; "
-                        "change them below if you like."
-                    )
-                    % {"ruleset": ruleset_title(user.ruleset)},
-                )
             response = redirect("web:settings")
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
@@ -127,9 +111,4 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             )
             return response
     status = 400 if request.method == "POST" else 200
-    return render(
-        request,
-        "web/settings.html",
-        {"form": form, "ruleset_name": ruleset_title(user.ruleset)},
-        status=status,
-    )
+    return render(request, "web/settings.html", {"form": form}, status=status)

@@ -7,7 +7,6 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
@@ -15,14 +14,13 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import User
 from accounts.selectors import player_get
 from daily import clock
 from leaderboards import boards
 from leaderboards import selectors as board_selectors
 from leaderboards.serializers import BoardQuerySerializer
 from web import charts, presenters
-from web.helpers import View, error_page, page_errors
+from web.helpers import View, error_page, page_errors, player_or_none
 
 
 def _board_page(
@@ -31,15 +29,17 @@ def _board_page(
     *,
     title: str,
     value_label: str,
-    extra: dict[str, Any] | None = None,
+    extra: Callable[[str | None], dict[str, Any]] | None = None,
 ) -> HttpResponse:
+    """A board's page; ``extra`` adds what the board's kind shows, from the season."""
     query = BoardQuerySerializer(data=request.GET)
     if not query.is_valid():
         return error_page(request, _("That is not a page of this board."), status=400)
     season = query.validated_data.get("season")
     board = resolve(season)
-    player: User = request.user  # type: ignore[assignment]
-    around = query.validated_data.get("around") == "me"
+    player = player_or_none(request)
+    # A visitor has no line to be around: they get the board's first page.
+    around = query.validated_data.get("around") == "me" and player is not None
     view = board_selectors.board_view(
         board=board,
         player=player,
@@ -53,7 +53,7 @@ def _board_page(
         "value_label": value_label,
         "board": board,
         "view": view,
-        "rows": presenters.board_rows(view, player.username),
+        "rows": presenters.board_rows(view, player.username if player else None),
         **presenters.board_links(view, request.get_full_path()),
         "around": around,
         "around_url": f"{request.path}?{urlencode({'around': 'me', **keep})}",
@@ -61,7 +61,7 @@ def _board_page(
         "season": season,
         "seasons": board_selectors.season_list(),
         "streaks": board.kind == boards.STREAK,
-        **(extra or {}),
+        **(extra(season) if extra else {}),
     }
     if board.kind == boards.DAILY:
         me = view.me and {**view.me, "on_board": True}
@@ -72,27 +72,28 @@ def _board_page(
     return render(request, "web/board.html", context)
 
 
-@login_required
 @page_errors
 def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
     today = clock.today()
+
+    def days(season: str | None) -> dict[str, Any]:
+        previous_day, next_day = board_selectors.board_days(day=day, season_slug=season)
+        return {"day": day, "previous_day": previous_day, "next_day": next_day}
+
     return _board_page(
         request,
         lambda season: board_selectors.board_daily(day=day, season_slug=season),
-        title=_("Today's dice") if day == today else _("The dice of %(date)s") % {"date": day},
+        title=_("Today's dice")
+        if day == today
+        else _("The dice of %(date)s") % {"date": presenters.day_text(day)},
         value_label=_("Score"),
-        extra={
-            "day": day,
-            "previous_day": day - dt.timedelta(days=1),
-            "next_day": day + dt.timedelta(days=1) if day < today else None,
-        },
+        extra=days,
     )
 
 
 def _ranked_board(kind: str, title: Promise, value_label: Promise) -> View:
     """The best-day or streak board's page, overall or of a season."""
 
-    @login_required
     @page_errors
     def view(request: HttpRequest) -> HttpResponse:
         return _board_page(
@@ -111,7 +112,6 @@ board_streaks = _ranked_board(
 )
 
 
-@login_required
 @page_errors
 def board_advent(request: HttpRequest, year: int) -> HttpResponse:
     return _board_page(
@@ -119,25 +119,29 @@ def board_advent(request: HttpRequest, year: int) -> HttpResponse:
         lambda season: board_selectors.board_advent(year=year, season_slug=season),
         title=_("Advent %(year)s") % {"year": year},
         value_label=_("Sum of December 1-24"),
-        extra={"year": year},
+        extra=lambda season: {"year": year},
     )
 
 
-@login_required
 @page_errors
 def advent(request: HttpRequest, year: int) -> HttpResponse:
-    calendar = board_selectors.advent_calendar(player=request.user, year=year)  # type: ignore[arg-type]
+    """The 24 doors: a player's with their scores, a visitor's without."""
+    calendar = board_selectors.advent_calendar(player=player_or_none(request), year=year)
     return render(request, "web/advent.html", {"calendar": calendar, "year": year})
 
 
-@login_required
 @page_errors
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's record, for anyone: their stats, score history and spread."""
     person = player_get(username=username)
     record = board_selectors.player_record(player=person)
-    chart = charts.history([(line["date"], line["total"]) for line in record["history"]])
     return render(
         request,
         "web/player.html",
-        {"person": person, "record": record, "chart": chart, "mine": person.pk == request.user.pk},
+        {
+            "person": person,
+            "record": record,
+            **presenters.record_charts(record),
+            "mine": person.pk == request.user.pk,
+        },
     )

@@ -18,27 +18,28 @@ from games import services as game_services
 from games.rules import ruleset_title
 from web import presenters
 from web.forms import FriendStartForm
-from web.helpers import throttled, with_holds
+from web.helpers import player_or_none, throttled, with_holds
 
 
 def _friend_missing(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "web/friend_missing.html", {"code": code}, status=404)
 
 
-@login_required
 def friend(request: HttpRequest, code: str) -> HttpResponse:
-    """``/f/{code}``: who challenged you and on which rules, blind or target, and both
-    scorecards once both are finished. The sharer sees who played and can revoke."""
+    """``/f/{code}``: who challenged you and on which rules, blind or target, whether a
+    shared daily counts for you, and both scorecards once both are finished. The sharer
+    sees who played and can revoke. A visitor reads the challenge, with the ways in
+    (register, log in) that come back to it."""
     refused = throttled(request, "friend")  # the API's budget against guessing, shared
-    if refused:
+    if refused:  # per player, and per address for a visitor
         return refused.page(request)
-    player: User = request.user  # type: ignore[assignment]
+    player = player_or_none(request)
     try:
         share = game_selectors.share_get(code=code, player=player)
     except NotFoundError:
         return _friend_missing(request, code)
     view = game_selectors.friend_view(share=share, player=player)
-    own = share.round.player_id == player.pk
+    own = player is not None and share.round.player_id == player.pk
     return render(
         request,
         "web/friend.html",
@@ -54,6 +55,7 @@ def friend(request: HttpRequest, code: str) -> HttpResponse:
                 **presenters.rules_query(view["options"]),
             ),
             "form": FriendStartForm(),
+            "day": presenters.day_of(view["date"]) if view["date"] else None,
             "comparison": presenters.comparison(view),
         },
     )

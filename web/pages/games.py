@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -70,6 +71,16 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
                 status = getattr(exc, "status_code", 400)
             else:
                 kind = Round.Mode.PARTY if isinstance(game, Party) else mode
+                if mode == Round.Mode.SOLO and not game_selectors.ruleset_advice_modelled(
+                    yatzy.get_ruleset(name, **data["options"])
+                ):
+                    messages.warning(
+                        request,
+                        _(
+                            "This game's options leave it without hints and analysis: "
+                            "no exact strategy covers them."
+                        ),
+                    )
                 return redirect(presenters.game_url(kind, str(game.id)))
         else:
             status = 400
@@ -140,6 +151,7 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
             "text": text,
             "rulesets": [(name, ruleset_title(name)) for name in yatzy.RULESETS],
             "per_face": yatzy.bonus_par(rs),
+            "options": presenters.rules_options(text["options"]),
         },
     )
 

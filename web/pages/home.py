@@ -37,7 +37,7 @@ def home(request: HttpRequest) -> HttpResponse:
         line = board_selectors.board_rank(board=boards.daily_key(today), player_id=player.pk)
         standing = None if line is None else {"rank": line[0], "value": line[1]}
     calendar = None
-    if player is not None and boards.advent_showing(today):
+    if boards.advent_showing(today):  # a visitor's doors show no scores
         calendar = board_selectors.advent_calendar(player=player, year=today.year)
     return render(
         request,
@@ -49,6 +49,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "standing": standing,
             "calendar": calendar,
             "yesterday": today - dt.timedelta(days=1),
+            "previous_day": board_selectors.board_days(day=today)[0],
         },
     )
 
