@@ -167,6 +167,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Celery's file-backed scheduler, except that it never waits on a last run the file
+# places in the future (a clock that went back): config.celery.ClockSafeScheduler.
+CELERY_BEAT_SCHEDULER = "config.celery:ClockSafeScheduler"
 CELERY_IMPORTS = ["config.tasks"]  # the project's own jobs (the apps' are autodiscovered)
 # The beat schedule lives here in code (reviewed, versioned, identical on every deploy);
 # exactly one `celery beat` process runs it.
