@@ -138,6 +138,9 @@ else:
 # on every connection to a URL without one.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's transport with an atomic publish: its own lets a worker read a message
+    # file before it is written and stop on the error (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     _queue_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
