@@ -203,6 +203,10 @@ class StrategyTable(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     error = models.TextField(_("error"), blank=True)
+    # The process that claimed the build (games.tables.this_builder), so a worker can
+    # tell that a build has lost its process and resume it. A database default: the
+    # previous release's code inserts rows without it during a rolling deploy.
+    builder = models.CharField(_("built by"), max_length=300, blank=True, db_default="")
 
     class Meta:
         ordering = ["requested_at"]

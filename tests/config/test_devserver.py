@@ -5,10 +5,12 @@ in use is refused up front."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -193,6 +195,25 @@ def test_make_run_builds_the_fast_tables_at_once_and_maxi_in_the_background(make
     # Then Maxi's (minutes): its partial file shows the build under way.
     wait_for(lambda: list(tables.glob("maxi-*.partial")), timeout=120, interval=1)
     assert httpx.get(f"{make_run.url}/health/?format=json").status_code == 200
+
+    # The tables worker killed in the middle of it: the one started again resumes the
+    # build at once, not STALE_BUILD (5 minutes) later.
+    [killed] = _find(make_run, "celeryd: tables@")
+    status, builder = _maxi_build(tmp_path)
+    assert status == "building" and builder.split("/")[2] == str(killed)
+    os.kill(killed, signal.SIGKILL)
+    [new] = wait_for(lambda: [pid for pid in _find(make_run, "celeryd: tables@") if pid != killed])
+    wait_for(lambda: _maxi_build(tmp_path)[1].split("/")[2] == str(new), timeout=60, interval=1)
+    assert _maxi_build(tmp_path)[0] == "building"
+    assert "its builder" in make_run.output() and "is gone; queued again" in make_run.output()
+
+
+def _maxi_build(tmp_path: Path) -> tuple[str, str]:
+    """The Maxi table's build state and builder, read from the run's database."""
+    with contextlib.closing(sqlite3.connect(tmp_path / "db.sqlite3", timeout=20)) as db:
+        return db.execute(
+            "SELECT status, builder FROM games_strategytable WHERE ruleset = 'maxi'"
+        ).fetchone()
 
 
 def test_a_port_in_use_is_refused_before_anything_starts():
