@@ -31,8 +31,8 @@ from kombu.utils.json import dumps
 logger = logging.getLogger(__name__)
 
 
-class Channel(filesystem.Channel):  # type: ignore[misc]
-    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+class Channel(filesystem.Channel):
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]  # kombu's own (as its stubs say)
         """Put ``payload`` onto ``queue``: written in full, then renamed into place."""
         # kombu's own name: its consumers order the queue by the leading milliseconds.
         name = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
@@ -48,7 +48,7 @@ class Channel(filesystem.Channel):  # type: ignore[misc]
                 os.remove(partial)
             raise ChannelError(f"Cannot add file {name!r} to directory") from exc
 
-    def _get(self, queue: str) -> Any:
+    def _get(self, queue: str, timeout: float | None = None) -> Any:
         """The next message of ``queue``; a file that does not decode is dropped with a
         log line (the next poll takes the messages after it)."""
         try:
@@ -58,5 +58,5 @@ class Channel(filesystem.Channel):  # type: ignore[misc]
             raise Empty() from None
 
 
-class Transport(filesystem.Transport):  # type: ignore[misc]
+class Transport(filesystem.Transport):
     Channel = Channel

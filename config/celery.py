@@ -44,6 +44,7 @@ class ClockSafeScheduler(PersistentScheduler):
             name: entry.last_run_at
             for name, entry in self.schedule.items()
             if entry.last_run_at is not None
+            and entry.schedule is not None
             and entry.schedule.maybe_make_aware(entry.last_run_at) > now
         }
         if not ahead:
@@ -55,7 +56,7 @@ class ClockSafeScheduler(PersistentScheduler):
             "beat: %d entries of %s last ran in the future (latest %s, now %s): "
             "their times were reset to now (%s)",
             len(ahead),
-            self.schedule_filename,
+            getattr(self, "schedule_filename", "the schedule file"),
             max(ahead.values()).isoformat(),
             now.isoformat(),
             ", ".join(sorted(ahead)),

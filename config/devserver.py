@@ -102,7 +102,7 @@ def restart_delay(stops: int) -> float:
     >>> [restart_delay(n) for n in (1, 2, 3, 6, 20)]
     [1.0, 2.0, 4.0, 30.0, 30.0]
     """
-    return min(RESTART_MAX_SECONDS, RESTART_FIRST_SECONDS * 2 ** min(stops - 1, 16))
+    return min(RESTART_MAX_SECONDS, RESTART_FIRST_SECONDS * (1 << min(stops - 1, 16)))
 
 
 def _how(returncode: int) -> str:

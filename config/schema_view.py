@@ -32,7 +32,7 @@ class SchemaView(SpectacularAPIView):
     Generating it takes 0.5-1.7 s of CPU (docs/benchmarks.md), and it depends only on
     the code, the language of its texts (``Accept-Language``, a player's profile,
     drf-spectacular's ``?lang=``) and the format (YAML or JSON, by ``Accept`` or
-    ``?format=``): at most 12 languages × 4 renderers. A ``lang`` the site does not offer
+    ``?format=``): at most 12 languages by 4 renderers. A ``lang`` the site does not offer
     and a ``version`` (the API has one) are ignored rather than each kept apart, so no
     query can make the process keep more. Generation is serialised: drf-spectacular
     imports its extensions lazily, and two threads doing it at once can fail one of them
@@ -65,6 +65,8 @@ class SchemaView(SpectacularAPIView):
             content = renderer.render(
                 generated.data, renderer.media_type, self.get_renderer_context()
             )
+        if isinstance(content, str):
+            content = content.encode(renderer.charset or "utf-8")
         content_type = renderer.media_type
         if renderer.charset:
             content_type += f"; charset={renderer.charset}"

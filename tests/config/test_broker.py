@@ -82,9 +82,8 @@ def test_a_file_that_does_not_decode_is_skipped_with_a_log_line(tmp_path, caplog
         channel = conn.default_channel
         (tmp_path / "0_broken.celery.msg").write_bytes(b"")  # first in the queue's order
         channel._put("celery", {"after": "the broken one"})
-        with caplog.at_level(logging.ERROR, logger="config.broker"):
-            with pytest.raises(Empty):
-                channel._get("celery")
+        with caplog.at_level(logging.ERROR, logger="config.broker"), pytest.raises(Empty):
+            channel._get("celery")
         assert channel._get("celery") == {"after": "the broken one"}
     assert "does not decode" in caplog.text
 

@@ -21,6 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from reliability.embedded import descendants as _descendants
+from reliability.embedded import running as _running
 from tests.live.conftest import ROOT, free_port, wait_for
 
 pytestmark = [
@@ -39,43 +41,6 @@ NOT_PASSED_ON = {
     "MAKELEVEL",
     "MFLAGS",
 }
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name, or None once it is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def _running(pid: int) -> bool:
-    fields = _stat(pid)
-    # A zombie has stopped; only its parent's wait for it is missing.
-    return fields is not None and fields[0] != "Z"
-
-
-def _command(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return None
-
-
-def _descendants(pid: int) -> dict[int, str]:
-    """Every process below ``pid``, with its command line (as the process shows it)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(int(entry.name))):
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    found: dict[int, str] = {}
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if (command := _command(child)) is not None:
-                found[child] = command
-                todo.append(child)
-    return found
 
 
 @dataclass
