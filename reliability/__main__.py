@@ -359,6 +359,7 @@ def _print_phase(phase: str, result: dict[str, Any]) -> None:
         "round_after_kill_on_board_after_s",
         "beats_after_kill",
         "stopped_with_status",
+        "phase_s",
         "elapsed_s",
     )
     figures = {k: result[k] for k in keep if k in result}

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,8 +33,10 @@ from reliability.player import API, Player, Tally, run_players
 from reliability.stack import ROOT, free_port, wait_until
 
 # The surrounding run's parts never reach the embedded stack: it has its own SQLite
-# database and broker folder, as `make run` on a fresh clone.
-NOT_PASSED_ON = ("DATABASE_URL", "REDIS_URL", "CELERY_", "DJANGO_", "DEBUG", "SECRET_KEY")
+# database and broker folder, as `make run` on a fresh clone (nor make's own flags).
+NOT_PASSED_ON = (
+    "DATABASE_URL", "REDIS_URL", "CELERY_", "DJANGO_", "DEBUG", "SECRET_KEY", "MAKE", "MFLAGS",
+)  # fmt: skip
 WORKER = "celeryd: celery@"  # the process titles Celery gives (setproctitle)
 TABLES_WORKER = "celeryd: tables@"
 BEAT = "celery beat"
@@ -76,6 +79,22 @@ def descendants(pid: int) -> dict[int, str]:
     return found
 
 
+def embedded_env(environ: Mapping[str, str], folder: Path, **settings: str) -> dict[str, str]:
+    """The environment of ``make run`` on a fresh clone with its files in ``folder``:
+    ``environ`` without any database, Redis, broker, Django or make setting, a SQLite
+    database, ``VAR_DIR`` and the tables under ``folder``, no table build at start (a
+    Maxi build is minutes of CPU); then ``settings``."""
+    env = {name: value for name, value in environ.items() if not name.startswith(NOT_PASSED_ON)}
+    env.update(
+        VAR_DIR=str(folder / "var"),
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        YATZY_TABLES_DIR=str(folder / "tables"),
+        STRATEGY_TABLES_BUILD_AT_START="false",
+    )
+    env.update(settings)
+    return env
+
+
 @dataclass
 class EmbeddedStack:
     """``python -m config.devserver`` in a folder of its own."""
@@ -97,14 +116,9 @@ class EmbeddedStack:
     @classmethod
     def create(cls, base_env: dict[str, str], *, keep: bool = False) -> EmbeddedStack:
         base = Path(tempfile.mkdtemp(prefix="yatzy-embedded-"))
-        env = {k: v for k, v in base_env.items() if not k.startswith(NOT_PASSED_ON)}
-        env.update(
-            VAR_DIR=str(base / "var"),
-            DATABASE_URL=f"sqlite:///{base / 'db.sqlite3'}",
-            YATZY_TABLES_DIR=str(base / "tables"),
-            # The Yatzy and Yahtzee tables are put in place before (seconds); a Maxi
-            # build would take the CPU from the players for minutes.
-            STRATEGY_TABLES_BUILD_AT_START="false",
+        env = embedded_env(
+            base_env,
+            base,
             THROTTLE_REGISTER="100000/minute",
             THROTTLE_LOGIN="100000/minute",
             THROTTLE_PLAY="100000/minute",
@@ -239,8 +253,8 @@ def run(
     stack = EmbeddedStack.create(base_env, keep=keep)
     result: dict[str, Any] = {"folder": str(stack.base)}
     failures: list[str] = []
+    started = time.monotonic()
     try:
-        started = time.monotonic()
         stack.start(tables_from)
         result["start_s"] = round(time.monotonic() - started, 1)
         # From here on (the health checks failed, logged, until the worker was up).
@@ -321,6 +335,7 @@ def run(
         failures.append(f"the phase stopped: {type(exc).__name__}: {exc}")
     finally:
         status, left = stack.stop()
+        result["phase_s"] = round(time.monotonic() - started, 1)
         result["stopped_with_status"] = status
         if status != 0 or left:
             failures.append(f"SIGTERM: the devserver ended with {status}, {left} processes left")

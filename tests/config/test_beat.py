@@ -14,21 +14,10 @@ import time_machine
 from celery.beat import PersistentScheduler
 
 from config.celery import app as celery_app
+from reliability.embedded import embedded_env
 from tests.live.conftest import BIN, ROOT, wait_for
 
 pytestmark = pytest.mark.live
-
-# The surrounding run's parts must not reach these processes: they run the embedded
-# default (SQLite, the filesystem broker under their own VAR_DIR).
-NOT_PASSED_ON = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"}
-
-
-def _embedded_env(tmp_path: Path) -> dict[str, str]:
-    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
-    env["VAR_DIR"] = str(tmp_path / "var")
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    env["STRATEGY_TABLES_BUILD_AT_START"] = "false"
-    return env
 
 
 def _schedule_written_in_the_future(path: Path, days: int) -> dt.datetime:
@@ -60,7 +49,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def test_celery_beat_on_a_schedule_from_the_future_sends_its_jobs(tmp_path):
-    env = _embedded_env(tmp_path)
+    env = embedded_env(os.environ, tmp_path)
     schedule = tmp_path / "celerybeat-schedule"
     _schedule_written_in_the_future(schedule, days=3)
     queue = tmp_path / "var" / "celery-broker" / "queue"
@@ -81,7 +70,7 @@ def test_celery_beat_on_a_schedule_from_the_future_sends_its_jobs(tmp_path):
 
 
 def test_the_embedded_beat_on_a_schedule_from_the_future_sends_its_jobs(tmp_path):
-    env = _embedded_env(tmp_path)
+    env = embedded_env(os.environ, tmp_path)
     subprocess.run(
         [str(BIN / "python"), "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
     )

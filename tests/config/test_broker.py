@@ -17,6 +17,7 @@ import pytest
 from kombu import Connection
 
 from config.broker import Transport
+from reliability.embedded import embedded_env
 from tests.live.conftest import BIN, ROOT, wait_for
 
 MESSAGES = 20
@@ -43,10 +44,8 @@ def _publish(folder: Path) -> None:
 
 
 def test_the_embedded_default_uses_this_transport(tmp_path):
-    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "REDIS_URL")}
-    env["VAR_DIR"] = str(tmp_path)
+    env = embedded_env(os.environ, tmp_path, DJANGO_SETTINGS_MODULE="config.settings")
     code = "from django.conf import settings; print(settings.CELERY_BROKER_TRANSPORT)"
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
@@ -90,13 +89,7 @@ def test_a_file_that_does_not_decode_is_skipped_with_a_log_line(tmp_path, caplog
 
 @pytest.mark.live
 def test_a_worker_with_an_empty_message_file_in_its_queue_keeps_running_jobs(tmp_path):
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER")
-    }
-    env.update(VAR_DIR=str(tmp_path / "var"), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
-    env["STRATEGY_TABLES_BUILD_AT_START"] = "false"
+    env = embedded_env(os.environ, tmp_path)
     queue = tmp_path / "var" / "celery-broker" / "queue"
     queue.mkdir(parents=True)
     # What kombu's own publisher leaves for a moment (and a machine crash for good).

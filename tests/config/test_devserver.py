@@ -1,7 +1,9 @@
 """``make run`` (config/devserver.py) as a newcomer runs it, on a database and a broker
 of its own: the front page and /health/ answer, the worker included, each 4xx is one log
 line; one signal stops the web server, the worker and the beat, whoever gets it; a port
-in use is refused up front."""
+in use is refused up front; a worker or tables worker that stops is started again with
+a growing delay while the web server serves, and a tables worker killed in the middle of
+a build has it resumed at once; the web server's end ends the run."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import httpx
 import pytest
 
 from reliability.embedded import descendants as _descendants
+from reliability.embedded import embedded_env
 from reliability.embedded import running as _running
 from tests.live.conftest import ROOT, free_port, wait_for
 
@@ -29,18 +32,6 @@ pytestmark = [
     pytest.mark.live,
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
 ]
-
-# Settings of the surrounding test run that must not reach `make run`: it uses its own
-# SQLite database and filesystem broker, whatever CI points the tests at.
-NOT_PASSED_ON = {
-    "DATABASE_URL",
-    "REDIS_URL",
-    "CELERY_BROKER_URL",
-    "CELERY_TASK_ALWAYS_EAGER",
-    "MAKEFLAGS",
-    "MAKELEVEL",
-    "MFLAGS",
-}
 
 
 @dataclass
@@ -72,12 +63,9 @@ class MakeRun:
 
 @pytest.fixture
 def make_run(tmp_path, request) -> Iterator[MakeRun]:
-    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
-    env["VAR_DIR"] = str(tmp_path / "var")
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    env["YATZY_TABLES_DIR"] = str(tmp_path / "tables")
     # Only the test of the table builds lets them run (a Maxi build is minutes of CPU).
-    env["STRATEGY_TABLES_BUILD_AT_START"] = getattr(request, "param", "false")
+    build = getattr(request, "param", "false")
+    env = embedded_env(os.environ, tmp_path, STRATEGY_TABLES_BUILD_AT_START=build)
     port = free_port()
     log = tmp_path / "make-run.log"
     with log.open("wb") as out:

@@ -11,16 +11,14 @@ import httpx
 import pytest
 from django.conf import settings
 
+from reliability.embedded import embedded_env
 from tests.live.conftest import BIN, ROOT, free_port, wait_for
 
 pytestmark = pytest.mark.live
 
-NOT_PASSED_ON = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"}
-
 
 def _runserver(tmp_path) -> Iterator[str]:
-    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
-    env.update(VAR_DIR=str(tmp_path / "var"), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    env = embedded_env(os.environ, tmp_path)
     port = free_port()
     server = subprocess.Popen(
         [

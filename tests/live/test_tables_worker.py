@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from reliability.embedded import embedded_env
 from tests.live.conftest import BIN, ROOT, wait_for
 
 pytestmark = pytest.mark.live
-
-NOT_PASSED_ON = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"}
 
 # Queue the Yatzy table's build, claim it and die without a word, as a tables worker
 # killed in the middle of a build does.
@@ -37,15 +36,8 @@ def _build(database: Path) -> tuple[str, str]:
 
 
 def test_a_tables_worker_resumes_a_build_whose_process_is_gone_when_it_starts(tmp_path):
-    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
+    env = embedded_env(os.environ, tmp_path, DJANGO_SETTINGS_MODULE="config.settings")
     database = tmp_path / "db.sqlite3"
-    env.update(
-        VAR_DIR=str(tmp_path / "var"),
-        DATABASE_URL=f"sqlite:///{database}",
-        YATZY_TABLES_DIR=str(tmp_path / "tables"),
-        STRATEGY_TABLES_BUILD_AT_START="false",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
     python = str(BIN / "python")
     subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
     dead = subprocess.run(
