@@ -30,7 +30,7 @@ from typing import Any
 import httpx
 
 from reliability.player import API, Player, Tally, run_players
-from reliability.stack import ROOT, free_port, wait_until
+from reliability.stack import FAST_RULESETS, ROOT, build_fast_tables, free_port, wait_until
 
 # The surrounding run's parts never reach the embedded stack: it has its own SQLite
 # database and broker folder, as `make run` on a fresh clone (nor make's own flags).
@@ -128,18 +128,16 @@ class EmbeddedStack:
     def start(self, tables_from: Path | None) -> None:
         tables = self.base / "tables"
         tables.mkdir()
-        for ruleset in ("yatzy", "yahtzee"):
-            built = sorted(tables_from.glob(f"{ruleset}-*.table")) if tables_from else []
-            if built:
-                shutil.copy(built[0], tables)
-            else:
-                subprocess.run(
-                    [sys.executable, "manage.py", "solve", ruleset, "-v", "0"],
-                    cwd=ROOT,
-                    env=self.env,
-                    check=True,
-                    stdout=subprocess.DEVNULL,
-                )
+        # One built file per ruleset, copied from the private stack's tables if it has them.
+        found = [
+            sorted(tables_from.glob(f"{r}-*.table"))[:1] if tables_from else []
+            for r in FAST_RULESETS
+        ]
+        if all(found):
+            for (path,) in found:
+                shutil.copy(path, tables)
+        else:
+            build_fast_tables(self.env)
         with self.log.open("wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "config.devserver", "--port", str(self.port)],
@@ -197,25 +195,24 @@ class BoardCheck:
     differences: list[str] = field(default_factory=list)
 
     def matches(self, tally: Tally) -> bool:
-        want = {
-            (r.username, r.total)
-            for r in tally.rounds
-            if r.ranked and r.status == "completed" and r.total is not None
-        }
-        got: set[tuple[str, int]] = set()
+        """Whether the boards of the days played hold exactly the players' completed
+        ranked rounds (a run may cross midnight: each day's board has its own)."""
+        ranked = [r for r in tally.rounds if r.ranked and r.status == "completed"]
+        want = {(r.day, r.username, r.total) for r in ranked}
+        got: set[tuple[str | None, str, int]] = set()
         with httpx.Client(headers={"Authorization": f"Token {self.token}"}, timeout=30) as http:
-            day = http.get(f"{self.url}{API}/daily/").raise_for_status().json()["date"]
-            path: str | None = f"{self.url}{API}/leaderboards/daily/{day}/"
-            while path:
-                body = http.get(path).raise_for_status().json()
-                got |= {(e["username"], e["value"]) for e in body["results"]}
-                path = body["next"]
+            for day in sorted({r.day for r in ranked if r.day}):
+                path: str | None = f"{self.url}{API}/leaderboards/daily/{day}/"
+                while path:
+                    body = http.get(path).raise_for_status().json()
+                    got |= {(day, e["username"], e["value"]) for e in body["results"]}
+                    path = body["next"]
         self.entries = len(got)
         self.differences = [
             f"on the board, not played: {sorted(got - want)[:5]}",
             f"played, not on the board: {sorted(want - got)[:5]}",
         ]
-        return got == want
+        return got == want and bool(want)
 
 
 def _wait_for_board(check: BoardCheck, tally: Tally, timeout: float) -> float | None:

@@ -45,6 +45,7 @@ class PlayedRound:
     actions: list[dict[str, Any]]
     total: int | None
     status: str
+    day: str | None = None  # a daily round's date
 
 
 @dataclass
@@ -384,6 +385,7 @@ class Player:
                 actions=log,
                 total=state["total"] if state else None,
                 status=state["status"] if state else "unknown",
+                day=state.get("date") if state else None,
             )
         )
 

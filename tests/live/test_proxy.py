@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.live.conftest import BIN, ROOT, _database_url, free_port, wait_for
+from tests.live.conftest import BIN, ROOT, _database_url, _stop, free_port, wait_for
 
 pytestmark = [
     pytest.mark.live,
@@ -47,15 +47,6 @@ class Proxied:
         tls = ssl.create_default_context(cafile=self.ca)
         transport = httpx.HTTPTransport(local_address=source, verify=tls)
         return httpx.Client(base_url=self.url, transport=transport, timeout=30)
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 @pytest.fixture
