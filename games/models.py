@@ -203,6 +203,15 @@ class StrategyTable(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     error = models.TextField(_("error"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The player whose game first needed a table for other options (their quota)."),
+    )
     # The process that claimed the build (games.tables.this_builder), so a worker can
     # tell that a build has lost its process and resume it. A database default: the
     # previous release's code inserts rows without it during a rolling deploy.

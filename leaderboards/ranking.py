@@ -1,4 +1,5 @@
-"""Ranks: the one place that turns values into positions and competition ranks.
+"""Ranks on the boards: values into positions and competition ranks (what a
+competition rank is, is :func:`yatzy.competition_rank`).
 
 Competition ranking: equal values share a rank (1, 2, 2, 4). A value's rank is one plus
 the number of entries with a higher value, which the board's histogram answers in one
@@ -15,6 +16,7 @@ from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce
 
+import yatzy
 from leaderboards.models import BoardHistogram
 
 ENTRY_ORDER = ("-value", "achieved_at", "player_id")
@@ -47,7 +49,7 @@ class Histogram:
         >>> [h.rank(v) for v in (300, 250, 100)]
         [1, 2, 4]
         """
-        return 1 + sum(count for v, count in self.rows if v > value)
+        return yatzy.competition_rank(value, self.rows)
 
     def seek(self, offset: int) -> tuple[int, int] | None:
         """The value at 0-based position ``offset`` and how many entries of that value

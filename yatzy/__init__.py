@@ -41,9 +41,19 @@ from yatzy.rules import (
     get_ruleset,
     option_specs,
 )
+from yatzy.standings import (
+    BonusPace,
+    Result,
+    bonus_pace,
+    bonus_par,
+    competition_rank,
+    competition_ranks,
+    result_of,
+)
 
 __all__ = [
     "RULESETS",
+    "BonusPace",
     "Category",
     "CategoryUsedError",
     "Game",
@@ -61,6 +71,7 @@ __all__ = [
     "OptionNotApplicableError",
     "OptionSpec",
     "OutOfOrderError",
+    "Result",
     "Ruleset",
     "RulesetError",
     "RulesetName",
@@ -68,8 +79,13 @@ __all__ = [
     "UnknownOptionError",
     "UnknownRulesetError",
     "YatzyError",
+    "bonus_pace",
+    "bonus_par",
     "commitment",
+    "competition_rank",
+    "competition_ranks",
     "daily_seed",
     "get_ruleset",
     "option_specs",
+    "result_of",
 ]

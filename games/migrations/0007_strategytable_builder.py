@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_i18n_labels'),
+        ('games', '0006_strategytable_requested_by'),
     ]
 
     operations = [
