@@ -51,7 +51,9 @@ def _answers(url: str) -> bool:
     return True
 
 
-@pytest.fixture(params=["runserver", "gunicorn"])
+@pytest.fixture(
+    params=["runserver", pytest.param("gunicorn", marks=pytest.mark.django_db(transaction=True))]
+)
 def server(request, tmp_path) -> Iterator[str]:
     """The URL of a real server process: runserver as under ``make run``, or gunicorn."""
     if request.param == "gunicorn":
