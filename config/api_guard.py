@@ -53,8 +53,10 @@ class ApiGuardMiddleware:
             response: HttpResponse = JsonResponse(
                 error_body(exc.default_code, str(exc.detail)), status=exc.status_code
             )
-            # The unread body stays on the socket: close the connection after answering.
-            response["Connection"] = "close"
+            # No ``Connection: close``: PEP 3333 keeps hop-by-hop headers from
+            # applications; runserver (wsgiref) answered one with a 500 and gunicorn
+            # drops it. Each server discards the unread body itself (gunicorn up to a
+            # bound, then it closes the connection).
             return response
         response = self.get_response(request)
         if response.status_code >= 400 and not response.get("Content-Type", "").startswith(

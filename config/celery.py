@@ -1,13 +1,17 @@
 """The Celery application. Settings come from Django settings under the ``CELERY_`` prefix."""
 
+import logging
 import os
 from typing import Any
 
 from celery import Celery, Task
+from celery.beat import PersistentScheduler
 from celery.contrib.django.task import DjangoTask
 from django.db import InterfaceError, OperationalError, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+logger = logging.getLogger(__name__)
 
 
 class DatabaseRetryTask(DjangoTask):  # type: ignore[type-arg]
@@ -19,6 +23,44 @@ class DatabaseRetryTask(DjangoTask):  # type: ignore[type-arg]
     retry_backoff_max = 30
     retry_jitter = True
     max_retries = 10
+
+
+class ClockSafeScheduler(PersistentScheduler):
+    """The beat's scheduler (``CELERY_BEAT_SCHEDULER``), for the embedded ``--beat`` and
+    ``celery beat`` alike: celery's own, except that an entry whose stored
+    ``last_run_at`` lies in the future is reset to now when the beat starts.
+
+    Celery trusts the schedule file's times: one written under a later clock (a run
+    under a faked date, a clock corrected backwards, a restored snapshot) would make the
+    beat send nothing, no day close and no board catch-up, until that time came. The
+    schedule itself lives in code (``CELERY_BEAT_SCHEDULE``), so the file only says when
+    each job last ran, and a time that has not come yet is no information.
+    """
+
+    def setup_schedule(self) -> None:
+        super().setup_schedule()
+        now = self.app.now()
+        ahead = {
+            name: entry.last_run_at
+            for name, entry in self.schedule.items()
+            if entry.last_run_at is not None
+            and entry.schedule is not None
+            and entry.schedule.maybe_make_aware(entry.last_run_at) > now
+        }
+        if not ahead:
+            return
+        for name in ahead:
+            self.schedule[name].last_run_at = now
+        self.sync()
+        logger.warning(
+            "beat: %d entries of %s last ran in the future (latest %s, now %s): "
+            "their times were reset to now (%s)",
+            len(ahead),
+            getattr(self, "schedule_filename", "the schedule file"),
+            max(ahead.values()).isoformat(),
+            now.isoformat(),
+            ", ".join(sorted(ahead)),
+        )
 
 
 app = Celery("config", task_cls=DatabaseRetryTask)

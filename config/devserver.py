@@ -6,7 +6,9 @@ challenge exists (in this process: one Django start-up instead of one per comman
 starts ``manage.py runserver`` and, once it listens, ``celery worker --beat`` and a
 worker for the ``tables`` queue as child processes. One Ctrl-C or one SIGTERM (``make``
 passes its own on) stops all of them, and so does the end of the parent process
-(``make`` killed outright) or of any child.
+(``make`` killed outright) or of the web server. A worker that stops on its own (a crash,
+a kill) is started again, with a log line, after a delay that doubles with each stop in
+quick succession, while the web server goes on serving.
 """
 
 from __future__ import annotations
@@ -21,12 +23,18 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 POLL_SECONDS = 0.2
 # A warm Celery shutdown lets the job in hand finish; after this, whatever is left is killed.
 STOP_GRACE_SECONDS = 10.0
+# A worker that stops is started again after 1 s, then 2, 4, ... up to 30 s while it
+# keeps stopping; one that ran this long before stopping starts over at 1 s.
+RESTART_FIRST_SECONDS = 1.0
+RESTART_MAX_SECONDS = 30.0
+RESTART_STABLE_SECONDS = 60.0
 
 # With its beat embedded: exactly one beat runs, and it ends with the worker.
 WORKER_ARGS = ["-A", "config", "worker", "--beat", "--pool=solo", "--loglevel=INFO"]
@@ -88,6 +96,72 @@ def _signal_group(child: subprocess.Popen[bytes], signum: int) -> None:
         os.killpg(child.pid, signum)
 
 
+def restart_delay(stops: int) -> float:
+    """Seconds before a worker's next start after ``stops`` stops in quick succession.
+
+    >>> [restart_delay(n) for n in (1, 2, 3, 6, 20)]
+    [1.0, 2.0, 4.0, 30.0, 30.0]
+    """
+    return min(RESTART_MAX_SECONDS, RESTART_FIRST_SECONDS * (1 << min(stops - 1, 16)))
+
+
+def _how(returncode: int) -> str:
+    if returncode < 0:
+        return f"killed by {signal.Signals(-returncode).name}"
+    return f"exit status {returncode}"
+
+
+@dataclass
+class Child:
+    """One supervised process: the web server (its end ends the run) or a worker (started
+    again when it stops)."""
+
+    name: str
+    argv: list[str]
+    restart: bool = False
+    process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    stops: int = 0  # stops in quick succession, for the backoff
+    restart_at: float | None = None
+
+    def start(self) -> None:
+        self.process = _start(self.argv)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def ended(self) -> bool:
+        """Whether it has stopped and is not yet due to start again."""
+        return (
+            self.process is not None and self.restart_at is None and self.process.poll() is not None
+        )
+
+    def schedule_restart(self) -> None:
+        assert self.process is not None
+        # What it left behind dies with it: the worker's beat, were it still running,
+        # would be a second beat beside the new worker's.
+        _signal_group(self.process, signal.SIGKILL)
+        ran = time.monotonic() - self.started_at
+        self.stops = 1 if ran >= RESTART_STABLE_SECONDS else self.stops + 1
+        delay = restart_delay(self.stops)
+        self.restart_at = time.monotonic() + delay
+        print(
+            f"devserver: the {self.name} stopped ({_how(self.process.returncode)}) after "
+            f"{ran:.0f} s; starting it again in {delay:.0f} s.",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def restart_if_due(self) -> None:
+        if self.restart_at is not None and time.monotonic() >= self.restart_at:
+            self.start()
+            assert self.process is not None
+            print(
+                f"devserver: started the {self.name} again (pid {self.process.pid}).",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def _listening(host: str, port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(POLL_SECONDS)
@@ -114,41 +188,76 @@ def _banner(url: str, seconds: float) -> str:
 
 
 def _watch(
-    children: dict[str, subprocess.Popen[bytes]],
+    children: list[Child],
     parent: int,
     ready: Callable[[], bool] = lambda: False,
 ) -> tuple[str, int] | None:
     """Poll until ``ready()`` (None) or a reason to stop: a signal, the parent gone (make
-    killed outright), a child ended. Then why, and the exit status to end with."""
+    killed outright), the web server ended; a worker that ends is started again. Then
+    why, and the exit status to end with."""
     while True:
         if _signals:
             return signal.Signals(_signals[0]).name, 0
         if os.getppid() != parent:
             return "the parent process has gone", 0
-        for name, child in children.items():
-            if child.poll() is not None:
-                return f"the {name} stopped (exit status {child.returncode})", child.returncode or 1
+        for child in children:
+            if child.ended():
+                assert child.process is not None
+                if not child.restart:
+                    status = child.process.returncode
+                    # As a shell reports it: 128 + the signal that killed it.
+                    code = 128 - status if status < 0 else status or 1
+                    return f"the {child.name} stopped ({_how(status)})", code
+                child.schedule_restart()
+            child.restart_if_due()
         if ready():
             return None
         time.sleep(POLL_SECONDS)
 
 
-def _stop(children: dict[str, subprocess.Popen[bytes]]) -> None:
+def _stop(children: list[Child]) -> None:
     """SIGTERM to each child's group, a grace period (cut short by another signal), then
     SIGKILL to whatever is left of each group, its leader or the worker's beat."""
-    for child in children.values():
-        _signal_group(child, signal.SIGTERM)
+    processes = [child.process for child in children if child.process is not None]
+    for process in processes:
+        _signal_group(process, signal.SIGTERM)
     deadline = time.monotonic() + STOP_GRACE_SECONDS
     signals_seen = len(_signals)
     while (
-        any(child.poll() is None for child in children.values())
+        any(process.poll() is None for process in processes)
         and time.monotonic() < deadline
         and len(_signals) == signals_seen
     ):
         time.sleep(0.05)
-    for child in children.values():
-        _signal_group(child, signal.SIGKILL)
-        child.wait()
+    for process in processes:
+        _signal_group(process, signal.SIGKILL)
+        process.wait()
+
+
+def supervise(web: Child, workers: list[Child], ready: Callable[[], bool]) -> int:
+    """Start ``web``; once ``ready()``, the ``workers``; watch them all until a signal,
+    the parent's end or the web server's; stop them all. Returns the exit status."""
+    parent = os.getppid()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _on_signal)
+    children = [web]
+    try:
+        web.start()
+        # The workers start once the web server listens: on a small machine the
+        # start-ups compete for the CPU, and the first answer is what a person waits for.
+        stop = _watch(children, parent, ready=ready)
+        if stop is None:
+            for worker in workers:
+                worker.start()
+                children.append(worker)
+            stop = _watch(children, parent)
+        assert stop is not None  # _watch without ready() returns only to stop
+        why, status = stop
+        names = " and ".join(child.name for child in children)
+        print(f"devserver: {why}; stopping {names}.", file=sys.stderr)
+    finally:
+        _stop(children)
+    return status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,7 +266,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
     started = time.monotonic()
-    parent = os.getppid()
     if _listening(args.host, args.port):
         # Else that server's answers would read as this one being ready.
         print(
@@ -170,30 +278,24 @@ def main(argv: list[str] | None = None) -> int:
         _prepare()
     except KeyboardInterrupt:  # Ctrl-C while migrating: nothing started yet
         return 130
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _on_signal)
     python = sys.executable
-    children: dict[str, subprocess.Popen[bytes]] = {}
-    try:
-        address = f"{args.host}:{args.port}"
-        children["web server"] = _start(
-            [python, "manage.py", "runserver", "--noreload", "--skip-checks", address]
-        )
-        # The worker starts once the web server listens: on a small machine the two
-        # start-ups compete for the CPU, and the first answer is what a person waits for.
-        stop = _watch(children, parent, ready=lambda: _listening(args.host, args.port))
-        if stop is None:
-            print(_banner(f"http://{args.host}:{args.port}/", time.monotonic() - started))
-            sys.stdout.flush()
-            children["worker"] = _start([python, "-m", "celery", *WORKER_ARGS])
-            children["tables worker"] = _start([python, "-m", "celery", *TABLES_WORKER_ARGS])
-            stop = _watch(children, parent)
-        assert stop is not None  # _watch without ready() returns only to stop
-        why, status = stop
-        print(f"devserver: {why}; stopping {' and '.join(children)}.", file=sys.stderr)
-    finally:
-        _stop(children)
-    return status
+    address = f"{args.host}:{args.port}"
+    web = Child(
+        "web server", [python, "manage.py", "runserver", "--noreload", "--skip-checks", address]
+    )
+    workers = [
+        Child("worker", [python, "-m", "celery", *WORKER_ARGS], restart=True),
+        Child("tables worker", [python, "-m", "celery", *TABLES_WORKER_ARGS], restart=True),
+    ]
+
+    def ready() -> bool:
+        if not _listening(args.host, args.port):
+            return False
+        print(_banner(f"http://{args.host}:{args.port}/", time.monotonic() - started))
+        sys.stdout.flush()
+        return True
+
+    return supervise(web, workers, ready)
 
 
 if __name__ == "__main__":

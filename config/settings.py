@@ -138,6 +138,9 @@ else:
 # on every connection to a URL without one.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # kombu's transport with an atomic publish: its own lets a worker read a message
+    # file before it is written and stop on the error (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     _queue_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
         (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
@@ -167,6 +170,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Celery's file-backed scheduler, except that it never waits on a last run the file
+# places in the future (a clock that went back): config.celery.ClockSafeScheduler.
+CELERY_BEAT_SCHEDULER = "config.celery:ClockSafeScheduler"
 CELERY_IMPORTS = ["config.tasks"]  # the project's own jobs (the apps' are autodiscovered)
 # The beat schedule lives here in code (reviewed, versioned, identical on every deploy);
 # exactly one `celery beat` process runs it.

@@ -24,10 +24,16 @@ class GamesConfig(AppConfig):
 
 def _queue_tables_at_worker_start(sender: Any = None, **kwargs: Any) -> None:
     """A worker that starts makes sure the default strategy tables get built (the job
-    goes through the broker, so only a worker serving the `tables` queue builds)."""
+    goes through the broker, so only a worker serving the `tables` queue builds). A
+    worker serving the `tables` queue also sends itself the build job at once: a build
+    whose process is gone (this worker before a restart) resumes now, not at the beat's
+    next send or after ``STALE_BUILD``."""
     from django.conf import settings
 
     from games import tasks
 
     if settings.STRATEGY_TABLES_BUILD_AT_START:
         tasks.tables_queue_defaults.delay()
+    queues = getattr(getattr(sender, "task_consumer", None), "queues", [])
+    if any(queue.name == "tables" for queue in queues):
+        tasks.tables_build_due.delay()

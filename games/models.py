@@ -212,6 +212,10 @@ class StrategyTable(models.Model):
         related_name="+",
         help_text=_("The player whose game first needed a table for other options (their quota)."),
     )
+    # The process that claimed the build (games.tables.this_builder), so a worker can
+    # tell that a build has lost its process and resume it. A database default: the
+    # previous release's code inserts rows without it during a rolling deploy.
+    builder = models.CharField(_("built by"), max_length=300, blank=True, db_default="")
 
     class Meta:
         ordering = ["requested_at"]

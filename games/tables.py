@@ -9,6 +9,12 @@ process on the machine). If the file is missing, the request records the need (a
 resumes an interrupted build) and records the progress as it goes, for ``/health/`` and
 the admin. A worker starting queues the tables of the three rulesets' default options,
 Yatzy and Yahtzee first (seconds), Maxi last (minutes).
+
+A claim records the process that builds (``builder``: host, boot, pid and start time).
+A build whose process is gone from this machine (a tables worker killed or restarted) is
+queued again by the next ``tables_build_due``, which a tables worker also sends itself
+when it starts, so the build resumes at once; one whose process ran elsewhere waits for
+``STALE_BUILD``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import logging
+import os
+import socket
 import time
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -46,7 +55,8 @@ logger = logging.getLogger(__name__)
 
 # The tables a worker builds at start, in this order (the fast ones first).
 DEFAULT_RULESETS = ("yatzy", "yahtzee", "maxi")
-# A build whose row has not moved for this long lost its worker; it is queued again.
+# A build whose row has not moved for this long lost its worker; it is queued again
+# (sooner when its worker ran on this machine and is known to be gone).
 STALE_BUILD = dt.timedelta(minutes=5)
 # How often a build writes its progress to its row.
 PROGRESS_EVERY_S = 2.0
@@ -270,7 +280,9 @@ def tables_queue_defaults() -> list[StrategyTable]:
 
 def tables_build_due() -> list[str]:
     """Build every queued table, oldest first, one claim at a time; returns the keys
-    built. Builds whose worker died (no progress for ``STALE_BUILD``) are queued again."""
+    built. Builds whose process is gone are queued again first: at once when it ran on
+    this machine, after ``STALE_BUILD`` without progress when it ran elsewhere."""
+    _requeue_orphaned_builds()
     StrategyTable.objects.filter(
         status=StrategyTable.Status.BUILDING, updated_at__lt=timezone.now() - STALE_BUILD
     ).update(status=StrategyTable.Status.QUEUED)
@@ -281,15 +293,73 @@ def tables_build_due() -> list[str]:
     return built
 
 
+def _requeue_orphaned_builds() -> None:
+    building = StrategyTable.objects.filter(status=StrategyTable.Status.BUILDING)
+    for row in building.exclude(builder=""):
+        if builder_gone(row.builder):
+            # Conditional: a row claimed again meanwhile is left to its new builder.
+            requeued = building.filter(pk=row.pk, builder=row.builder).update(
+                status=StrategyTable.Status.QUEUED
+            )
+            if requeued:
+                logger.warning(
+                    "strategy table %s: its builder %s is gone; queued again",
+                    row.key,
+                    row.builder,
+                )
+
+
 def _claim_next() -> StrategyTable | None:
     for row in StrategyTable.objects.filter(status=StrategyTable.Status.QUEUED)[:5]:
         claimed = StrategyTable.objects.filter(
             pk=row.pk, status=StrategyTable.Status.QUEUED
-        ).update(status=StrategyTable.Status.BUILDING, started_at=timezone.now(), error="")
+        ).update(
+            status=StrategyTable.Status.BUILDING,
+            started_at=timezone.now(),
+            error="",
+            builder=this_builder(),
+        )
         if claimed:
             row.refresh_from_db()
             return row
     return None
+
+
+@functools.cache
+def _boot_id() -> str:
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:8]
+    except OSError:
+        return ""
+
+
+def _start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), None when none runs or the
+    system has no ``/proc``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[19]  # field 22 of stat(5), counted after the command name
+
+
+def this_builder() -> str:
+    """This process, as a claim records it: ``host/boot/pid/start``."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}/{_boot_id()}/{pid}/{_start_time(pid) or ''}"
+
+
+def builder_gone(builder: str) -> bool:
+    """Whether the process ``builder`` names is known to be gone: it ran on this host
+    and either the machine has rebooted since or no process of that pid and start time
+    runs. False when that cannot be told (another host, no ``/proc``)."""
+    try:
+        host, boot, pid, start = builder.split("/")
+    except ValueError:
+        return False
+    if host != socket.gethostname() or not (boot and start and pid.isdecimal() and _boot_id()):
+        return False
+    return boot != _boot_id() or _start_time(int(pid)) != start
 
 
 def _build(row: StrategyTable) -> None:

@@ -3,11 +3,13 @@
     python -m reliability                 # the full run (make reliability)
     python -m reliability --quick         # the CI form, a few minutes on 2 cores
     python -m reliability --phases load --clients 48
+    python -m reliability --phases embedded --embedded-seconds 120
 
 Starts its own PostgreSQL and Redis on free ports (never the shared 5432/6379),
 gunicorn with the deploy settings and a Celery worker, runs the phases, checks
-everything against PostgreSQL, prints a summary and writes a JSON report. Exit status
-0 only when every check passed.
+everything against PostgreSQL, prints a summary and writes a JSON report. The embedded
+phase runs ``make run``'s supervisor on SQLite and the filesystem broker instead. Exit
+status 0 only when every check passed.
 """
 
 from __future__ import annotations
@@ -29,11 +31,14 @@ from reliability.faults import KINDS, run_schedule
 from reliability.player import Tally, run_players
 from reliability.stack import ROOT, Stack
 
+# The phases that run on the private PostgreSQL + Redis + gunicorn stack.
+STACK_PHASES = ("load", "faults", "schema")
+
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m reliability", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="the short CI form")
-    parser.add_argument("--phases", default="load,faults,schema", help="comma-separated")
+    parser.add_argument("--phases", default="load,faults,schema,embedded", help="comma-separated")
     parser.add_argument("--clients", type=int, help="concurrent players (24; quick 8)")
     parser.add_argument("--rounds", type=int, help="rounds per player in the load phase (2)")
     parser.add_argument(
@@ -55,6 +60,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=0.05,
         help="faults phase: share of applied actions a client sends again (lost answer)",
     )
+    parser.add_argument(
+        "--embedded-clients", type=int, help="embedded phase: concurrent players (8; quick 4)"
+    )
+    parser.add_argument(
+        "--embedded-seconds", type=float, help="embedded phase: seconds of play (600; quick 30)"
+    )
     parser.add_argument("--web-workers", type=int, default=5, help="gunicorn sync workers")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--report", type=Path, help="JSON report (var/reliability/…)")
@@ -70,9 +81,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.gap = args.gap or (4.0 if quick else 6.0)
     args.schema_examples = args.schema_examples or (40 if quick else 100)
     args.min_cases = args.min_cases if args.min_cases is not None else (400 if quick else 1000)
+    args.embedded_clients = args.embedded_clients or (4 if quick else 8)
+    args.embedded_seconds = args.embedded_seconds or (30.0 if quick else 600.0)
     args.phases = [p for p in args.phases.split(",") if p]
     for phase in args.phases:
-        if phase not in ("load", "faults", "schema"):
+        if phase not in (*STACK_PHASES, "embedded"):
             parser.error(f"unknown phase {phase!r}")
     for kind in args.faults.split(","):
         if kind not in KINDS:
@@ -129,24 +142,6 @@ def _verify(
     return result
 
 
-def _tally_figures(tally: Tally, elapsed: float) -> dict[str, Any]:
-    return {
-        "players": tally.players,
-        "rounds_played": len(tally.rounds),
-        "requests": tally.requests,
-        "elapsed_s": round(elapsed, 1),
-        "requests_per_s": round(tally.requests / elapsed, 1) if elapsed else None,
-        "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
-        "transport_errors": dict(tally.transport_errors),
-        "unavailable_503_codes": dict(tally.unavailable_codes),
-        "retries": tally.retries,
-        "resynced_after_409": tally.resynced_409,
-        "resynced_otherwise": tally.resynced_other,
-        "duplicates_sent": tally.duplicates,
-        "server_errors": tally.errors(),
-    }
-
-
 def phase_load(args: argparse.Namespace, stack: Stack, checks: Any, token: str) -> dict:
     tally = Tally()
     elapsed = asyncio.run(
@@ -161,7 +156,7 @@ def phase_load(args: argparse.Namespace, stack: Stack, checks: Any, token: str) 
         )
     )
     return {
-        **_tally_figures(tally, elapsed),
+        **tally.figures(elapsed),
         **_verify(checks, stack, tally, token, allow_reconcile=False),
     }
 
@@ -193,7 +188,7 @@ def phase_faults(args: argparse.Namespace, stack: Stack, checks: Any, token: str
 
     elapsed, records = asyncio.run(run())
     result = {
-        **_tally_figures(tally, elapsed),
+        **tally.figures(elapsed),
         "faults": [vars(r) for r in records],
         "incidents": tally.incidents,
     }
@@ -249,13 +244,34 @@ def _exit_on_sigterm(signum: int, frame: Any) -> None:
     raise SystemExit(143)  # run the cleanup in ``finally``: no server is left behind
 
 
+def phase_embedded(args: argparse.Namespace, base_env: dict[str, str], stack: Stack | None) -> dict:
+    from reliability import embedded
+
+    tables = stack.base / "tables" if stack is not None else None
+    return embedded.run(
+        base_env,
+        clients=args.embedded_clients,
+        seconds=args.embedded_seconds,
+        short=args.quick,
+        seed=args.seed + 2,
+        tables_from=tables,
+        keep=args.keep,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    stack = Stack.create(web_workers=args.web_workers, keep=args.keep)
-    os.environ.update(stack.env)
-    os.environ["CONN_MAX_AGE"] = "0"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    base_env = dict(os.environ)  # before the private stack's settings: the embedded phase's
+    stack = (
+        Stack.create(web_workers=args.web_workers, keep=args.keep)
+        if any(phase in STACK_PHASES for phase in args.phases)
+        else None
+    )
+    if stack is not None:
+        os.environ.update(stack.env)
+        os.environ["CONN_MAX_AGE"] = "0"
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     report: dict[str, Any] = {
         "machine": describe(),
         "mode": "quick" if args.quick else "full",
@@ -265,26 +281,34 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     failures: list[str] = []
     try:
-        print(f"reliability: starting a private stack under {stack.base}", flush=True)
-        stack.start()
-        import django
+        token = ""
+        if stack is not None:
+            print(f"reliability: starting a private stack under {stack.base}", flush=True)
+            stack.start()
+            import django
 
-        django.setup()
-        from reliability import checks
-        from reliability.schema import register_token
+            django.setup()
+            from reliability.schema import register_token
 
-        token = register_token(stack.url, "rel-observer", "observer passphrase 2026")
+            token = register_token(stack.url, "rel-observer", "observer passphrase 2026")
         for phase in args.phases:
             print(f"reliability: phase {phase}", flush=True)
-            if phase == "load":
-                report[phase] = phase_load(args, stack, checks, token)
-            elif phase == "faults":
-                report[phase] = phase_faults(args, stack, checks, token)
+            if phase == "embedded":
+                report[phase] = phase_embedded(args, base_env, stack)
             else:
-                report[phase] = phase_schema(args, stack, token)
+                assert stack is not None
+                from reliability import checks
+
+                if phase == "load":
+                    report[phase] = phase_load(args, stack, checks, token)
+                elif phase == "faults":
+                    report[phase] = phase_faults(args, stack, checks, token)
+                else:
+                    report[phase] = phase_schema(args, stack, token)
             failures += [f"{phase}: {f}" for f in report[phase]["failures"]]
             _print_phase(phase, report[phase])
-        report["server_logs"] = _server_log_findings(stack)
+        if stack is not None:
+            report["server_logs"] = _server_log_findings(stack)
     except Exception as exc:
         failures.append(f"the run stopped: {type(exc).__name__}: {exc}")
         raise
@@ -294,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         path = args.report or ROOT / "var" / "reliability" / f"report-{int(time.time())}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=2, default=str))
-        stack.stop()
+        if stack is not None:
+            stack.stop()
         print(f"reliability: report in {path}")
     for failure in failures[:50]:
         print(f"FAIL {failure}")
@@ -326,6 +351,15 @@ def _print_phase(phase: str, result: dict[str, Any]) -> None:
         "logs_scanned_for_seeds",
         "cases",
         "operations",
+        "start_s",
+        "board_converged_after_s",
+        "board_entries_checked",
+        "crashes_and_exceptions",
+        "worker_restarted_after_s",
+        "round_after_kill_on_board_after_s",
+        "beats_after_kill",
+        "stopped_with_status",
+        "phase_s",
         "elapsed_s",
     )
     figures = {k: result[k] for k in keep if k in result}

@@ -45,6 +45,7 @@ class PlayedRound:
     actions: list[dict[str, Any]]
     total: int | None
     status: str
+    day: str | None = None  # a daily round's date
 
 
 @dataclass
@@ -78,6 +79,24 @@ class Tally:
         """Responses that are never acceptable: any 5xx but a 503 with a code."""
         bad = sum(n for status, n in self.statuses.items() if status >= 500 and status != 503)
         return bad + self.statuses.get(503, 0) - sum(self.unavailable_codes.values())
+
+    def figures(self, elapsed: float) -> dict[str, Any]:
+        """What the report shows of a phase's play."""
+        return {
+            "players": self.players,
+            "rounds_played": len(self.rounds),
+            "requests": self.requests,
+            "elapsed_s": round(elapsed, 1),
+            "requests_per_s": round(self.requests / elapsed, 1) if elapsed else None,
+            "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
+            "transport_errors": dict(self.transport_errors),
+            "unavailable_503_codes": dict(self.unavailable_codes),
+            "retries": self.retries,
+            "resynced_after_409": self.resynced_409,
+            "resynced_otherwise": self.resynced_other,
+            "duplicates_sent": self.duplicates,
+            "server_errors": self.errors(),
+        }
 
 
 class Player:
@@ -202,6 +221,17 @@ class Player:
             f"{API}/accounts/me/",
         ):
             await self.get(path)
+
+    async def play_short_day(self) -> None:
+        """The day's ranked round and a solo Yatzy game played by the hints: the short
+        day of the embedded phase's quick form (its board jobs, its tables)."""
+        daily = await self.get(f"{API}/daily/")
+        response, _ = await self.call("POST", f"{API}/daily/{daily['date']}/rounds/")
+        if response.status_code not in (200, 201):
+            self.tally.fail(f"start round: {response.status_code} {response.text[:300]}")
+            return
+        await self.play_round(response.json())
+        await self.play_game({"mode": "solo", "ruleset": "yatzy"}, hints=True)
 
     async def play_game(self, body: dict[str, Any], *, hints: bool = False) -> str | None:
         """A solo or computer game (tables for Yatzy and Yahtzee are built before the
@@ -355,6 +385,7 @@ class Player:
                 actions=log,
                 total=state["total"] if state else None,
                 status=state["status"] if state else "unknown",
+                day=state.get("date") if state else None,
             )
         )
 
@@ -451,10 +482,12 @@ async def run_players(
     strict: bool,
     duplicate_rate: float = 0.0,
     until: asyncio.Event | None = None,
+    short: bool = False,
 ) -> float:
     """``clients`` concurrent players. Without ``until`` each plays one account's day;
     with it each keeps registering new accounts and playing until the event is set (the
-    current account's rounds are always finished). Returns the elapsed seconds."""
+    current account's rounds are always finished). ``short``: each account plays
+    :meth:`Player.play_short_day` instead. Returns the elapsed seconds."""
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     # gunicorn's own worker timeout: a slower answer never comes.
     timeout = httpx.Timeout(30.0, connect=5.0)
@@ -472,7 +505,10 @@ async def run_players(
                 )
                 try:
                     await player.register()
-                    await player.play_day(rounds=rounds)
+                    if short:
+                        await player.play_short_day()
+                    else:
+                        await player.play_day(rounds=rounds)
                 except Exception as exc:
                     tally.fail(f"{name}: {type(exc).__name__}: {exc}")
                 account += 1

@@ -77,3 +77,25 @@ def test_the_images_build_time_settings_load():
         text=True,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_only_the_proxy_is_published_and_num_proxies_counts_it():
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())
+    services = compose["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}, published  # gunicorn is reached through Caddy only
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("caddy:")
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    assert proxy["environment"]["UPSTREAM"] == "web:8000"
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / "deploy" / "env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    # One proxy sets X-Forwarded-For: the per-IP throttles trust exactly one.
+    assert example["NUM_PROXIES"] == "1"
+    assert example["SITE_ADDRESS"]

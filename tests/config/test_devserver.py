@@ -1,23 +1,31 @@
 """``make run`` (config/devserver.py) as a newcomer runs it, on a database and a broker
 of its own: the front page and /health/ answer, the worker included, each 4xx is one log
 line; one signal stops the web server, the worker and the beat, whoever gets it; a port
-in use is refused up front."""
+in use is refused up front; a worker or tables worker that stops is started again with
+a growing delay while the web server serves, and a tables worker killed in the middle of
+a build has it resumed at once; the web server's end ends the run."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import pytest
 
+from reliability.embedded import descendants as _descendants
+from reliability.embedded import embedded_env
+from reliability.embedded import running as _running
 from tests.live.conftest import ROOT, free_port, wait_for
 
 pytestmark = [
@@ -25,61 +33,13 @@ pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
 ]
 
-# Settings of the surrounding test run that must not reach `make run`: it uses its own
-# SQLite database and filesystem broker, whatever CI points the tests at.
-NOT_PASSED_ON = {
-    "DATABASE_URL",
-    "REDIS_URL",
-    "CELERY_BROKER_URL",
-    "CELERY_TASK_ALWAYS_EAGER",
-    "MAKEFLAGS",
-    "MAKELEVEL",
-    "MFLAGS",
-}
-
-
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name, or None once it is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-
-
-def _running(pid: int) -> bool:
-    fields = _stat(pid)
-    # A zombie has stopped; only its parent's wait for it is missing.
-    return fields is not None and fields[0] != "Z"
-
-
-def _command(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return None
-
-
-def _descendants(pid: int) -> dict[int, str]:
-    """Every process below ``pid``, with its command line (as the process shows it)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(int(entry.name))):
-            children.setdefault(int(fields[1]), []).append(int(entry.name))
-    found: dict[int, str] = {}
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            if (command := _command(child)) is not None:
-                found[child] = command
-                todo.append(child)
-    return found
-
 
 @dataclass
 class MakeRun:
     make: subprocess.Popen[bytes]
     url: str
     log: Path
+    var: Path
     processes: dict[int, str] = field(default_factory=dict)
 
     def output(self) -> str:
@@ -103,12 +63,9 @@ class MakeRun:
 
 @pytest.fixture
 def make_run(tmp_path, request) -> Iterator[MakeRun]:
-    env = {name: value for name, value in os.environ.items() if name not in NOT_PASSED_ON}
-    env["VAR_DIR"] = str(tmp_path / "var")
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    env["YATZY_TABLES_DIR"] = str(tmp_path / "tables")
     # Only the test of the table builds lets them run (a Maxi build is minutes of CPU).
-    env["STRATEGY_TABLES_BUILD_AT_START"] = getattr(request, "param", "false")
+    build = getattr(request, "param", "false")
+    env = embedded_env(os.environ, tmp_path, STRATEGY_TABLES_BUILD_AT_START=build)
     port = free_port()
     log = tmp_path / "make-run.log"
     with log.open("wb") as out:
@@ -121,7 +78,7 @@ def make_run(tmp_path, request) -> Iterator[MakeRun]:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group, like a terminal's job
         )
-    run = MakeRun(make=make, url=f"http://127.0.0.1:{port}", log=log)
+    run = MakeRun(make=make, url=f"http://127.0.0.1:{port}", log=log, var=tmp_path / "var")
     yield run
     # Whatever a failed test left behind.
     for pid in [make.pid, *run.processes]:
@@ -192,6 +149,25 @@ def test_make_run_builds_the_fast_tables_at_once_and_maxi_in_the_background(make
     wait_for(lambda: list(tables.glob("maxi-*.partial")), timeout=120, interval=1)
     assert httpx.get(f"{make_run.url}/health/?format=json").status_code == 200
 
+    # The tables worker killed in the middle of it: the one started again resumes the
+    # build at once, not STALE_BUILD (5 minutes) later.
+    [killed] = _find(make_run, "celeryd: tables@")
+    status, builder = _maxi_build(tmp_path)
+    assert status == "building" and builder.split("/")[2] == str(killed)
+    os.kill(killed, signal.SIGKILL)
+    [new] = wait_for(lambda: [pid for pid in _find(make_run, "celeryd: tables@") if pid != killed])
+    wait_for(lambda: _maxi_build(tmp_path)[1].split("/")[2] == str(new), timeout=60, interval=1)
+    assert _maxi_build(tmp_path)[0] == "building"
+    assert "its builder" in make_run.output() and "is gone; queued again" in make_run.output()
+
+
+def _maxi_build(tmp_path: Path) -> tuple[str, str]:
+    """The Maxi table's build state and builder, read from the run's database."""
+    with contextlib.closing(sqlite3.connect(tmp_path / "db.sqlite3", timeout=20)) as db:
+        return db.execute(
+            "SELECT status, builder FROM games_strategytable WHERE ruleset = 'maxi'"
+        ).fetchone()
+
 
 def test_a_port_in_use_is_refused_before_anything_starts():
     # Else the other server's answers would read as this one being ready.
@@ -208,3 +184,131 @@ def test_a_port_in_use_is_refused_before_anything_starts():
         )
     assert result.returncode == 1
     assert f"127.0.0.1:{port} is in use" in result.stderr
+
+
+# A supervisor over stand-in children (no Django): a web server that serves and a worker
+# that fails as soon as it starts.
+SUPERVISED = """
+import sys
+from config import devserver
+port = int(sys.argv[1])
+serve = [sys.executable, "-m", "http.server", "-b", "127.0.0.1", str(port)]
+web = devserver.Child("web server", serve)
+worker = devserver.Child("worker", [sys.executable, "-c", sys.argv[2]], restart=True)
+sys.exit(devserver.supervise(web, [worker], lambda: devserver._listening("127.0.0.1", port)))
+"""
+
+
+@dataclass
+class Supervised:
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+@pytest.fixture
+def supervised(tmp_path) -> Iterator[Callable[[str], Supervised]]:
+    started: list[Supervised] = []
+
+    def start(worker_code: str) -> Supervised:
+        port = free_port()
+        log = tmp_path / f"supervised-{len(started)}.log"
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                [sys.executable, "-c", SUPERVISED, str(port), worker_code],
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        started.append(Supervised(process, f"http://127.0.0.1:{port}", log))
+        return started[-1]
+
+    yield start
+    for run in started:
+        if run.process.poll() is None:
+            os.killpg(run.process.pid, signal.SIGKILL)
+            run.process.wait()
+
+
+def test_a_worker_that_keeps_failing_is_restarted_with_a_growing_delay(supervised):
+    run = supervised("import sys; sys.exit(3)")
+    wait_for(lambda: run.output().count("starting it again") >= 4, timeout=60)
+    delays = re.findall(
+        r"the worker stopped \(exit status 3\) after \d+ s; starting it again in (\d+) s",
+        run.output(),
+    )
+    assert delays[:4] == ["1", "2", "4", "8"], run.output()
+    # Meanwhile the web server serves, and the run goes on.
+    assert httpx.get(run.url).status_code == 200
+    assert run.process.poll() is None
+    os.kill(run.process.pid, signal.SIGTERM)
+    assert run.process.wait(timeout=20) == 0
+
+
+def test_the_end_of_the_web_server_ends_the_run_and_stops_the_worker(supervised):
+    run = supervised("import time; time.sleep(600)")
+    wait_for(lambda: httpx.get(run.url).status_code == 200 if _answers(run.url) else None)
+    workers = [
+        pid for pid, command in _descendants(run.process.pid).items() if "sleep(600)" in command
+    ]
+    web = [
+        pid for pid, command in _descendants(run.process.pid).items() if "http.server" in command
+    ]
+    assert len(workers) == 1 and len(web) == 1
+    os.kill(web[0], signal.SIGKILL)
+    assert run.process.wait(timeout=20) == 128 + signal.SIGKILL
+    assert (
+        "the web server stopped (killed by SIGKILL); stopping web server and worker" in run.output()
+    )
+    assert not _running(workers[0])
+
+
+def _answers(url: str) -> bool:
+    try:
+        httpx.get(url, timeout=2)
+    except httpx.TransportError:
+        return False
+    return True
+
+
+def _find(run: MakeRun, title: str) -> list[int]:
+    """The processes under ``make run`` whose command line (or title) has ``title``."""
+    return [pid for pid, command in _descendants(run.make.pid).items() if title in command]
+
+
+@pytest.mark.parametrize(
+    ("child", "title"), [("worker", "celeryd: celery@"), ("tables worker", "celeryd: tables@")]
+)
+def test_a_killed_worker_is_started_again_while_the_web_server_serves(make_run, child, title):
+    make_run.wait_until_healthy()
+    [old] = _find(make_run, title)
+    beats = _find(make_run, "celery beat")
+    assert len(beats) == 1, make_run.processes
+    os.kill(old, signal.SIGKILL)
+    wait_for(lambda: f"the {child} stopped (killed by SIGKILL)" in make_run.output(), timeout=20)
+    # The web server answers all the while.
+    assert httpx.get(f"{make_run.url}/").status_code == 200
+    new = wait_for(lambda: [pid for pid in _find(make_run, title) if pid != old], timeout=60)
+    assert len(new) == 1 and f"started the {child} again" in make_run.output()
+    if child == "worker":
+        # Jobs run again: the heartbeat, which only this worker runs, is fresh after the
+        # kill; the killed worker's beat went with it, and the new worker's is the one.
+        heartbeat = make_run.var / "celery-broker" / "worker-heartbeat"
+        killed_at = time.time()
+        wait_for(lambda: heartbeat.stat().st_mtime > killed_at, timeout=90, interval=0.5)
+        wait_for(lambda: _find(make_run, "celery beat") not in ([], beats), timeout=30)
+    else:
+        # The new tables worker takes the table builds' job at once.
+        restarted = make_run.output().index("started the tables worker again")
+        wait_for(
+            lambda: re.search(
+                r"games.tasks.tables_build_due\[[^]]+\] succeeded", make_run.output()[restarted:]
+            ),
+            timeout=60,
+        )
+    assert len(_find(make_run, "celery beat")) == 1
+    assert make_run.make.poll() is None

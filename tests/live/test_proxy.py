@@ -1,0 +1,143 @@
+"""The deploy's reverse proxy: ``deploy/Caddyfile`` run by Debian's caddy in front of
+gunicorn with the deploy's settings (``deploy/gunicorn.conf.py``, ``NUM_PROXIES`` and
+``FORWARDED_ALLOW_IPS`` from ``deploy/env.example``), as ``deploy/docker-compose.yml``
+runs them. TLS ends at the proxy, the per-IP throttles see each client's own address,
+and a forged ``X-Forwarded-For`` gets a client nowhere."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+import ssl
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.live.conftest import BIN, ROOT, _database_url, _stop, free_port, wait_for
+
+pytestmark = [
+    pytest.mark.live,
+    pytest.mark.skipif(shutil.which("caddy") is None, reason="needs caddy (Debian package)"),
+]
+
+DEPLOY = ROOT / "deploy"
+LOGIN = "/api/v1/accounts/token/"
+LIMIT = 3  # logins per minute and address in this test
+
+
+def _env_example() -> dict[str, str]:
+    lines = (DEPLOY / "env.example").read_text().splitlines()
+    return dict(re.findall(r"^(\w+)=(.*)$", "\n".join(lines), re.M))
+
+
+@dataclass
+class Proxied:
+    url: str
+    http_url: str
+    ca: Path
+
+    def client(self, source: str) -> httpx.Client:
+        """A client connecting from ``source`` (127.0.0.1, 127.0.0.2, ...)."""
+        tls = ssl.create_default_context(cafile=self.ca)
+        transport = httpx.HTTPTransport(local_address=source, verify=tls)
+        return httpx.Client(base_url=self.url, transport=transport, timeout=30)
+
+
+@pytest.fixture
+def proxied(transactional_db, tmp_path) -> Iterator[Proxied]:
+    example = _env_example()
+    web_port, http_port, https_port = free_port(), free_port(), free_port()
+    web_env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SEED_SECRET": secrets.token_urlsafe(32),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": _database_url(),
+        "CONN_MAX_AGE": "0",
+        "VAR_DIR": str(tmp_path / "var"),
+        "NUM_PROXIES": example["NUM_PROXIES"],
+        "FORWARDED_ALLOW_IPS": example["FORWARDED_ALLOW_IPS"],
+        "SECURE_SSL_REDIRECT": example["SECURE_SSL_REDIRECT"],
+        "GUNICORN_BIND": f"127.0.0.1:{web_port}",
+        "WEB_CONCURRENCY": "1",  # one process: the throttle counts hold without Redis too
+        "THROTTLE_LOGIN": f"{LIMIT}/minute",
+        "LOG_LEVEL": "WARNING",
+    }
+    web_env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    web = subprocess.Popen(
+        [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"],
+        cwd=ROOT,
+        env=web_env,
+    )
+    caddy_home = tmp_path / "caddy"
+    proxy = subprocess.Popen(
+        ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        cwd=tmp_path,
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(caddy_home),
+            "XDG_DATA_HOME": str(caddy_home / "data"),
+            "XDG_CONFIG_HOME": str(caddy_home / "config"),
+            "SITE_ADDRESS": "127.0.0.1",  # a certificate from Caddy's own local CA
+            "HTTP_PORT": str(http_port),
+            "HTTPS_PORT": str(https_port),
+            "CADDY_ADMIN": "off",
+            "UPSTREAM": f"127.0.0.1:{web_port}",
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "caddy.log").open("wb"),
+    )
+    ca = caddy_home / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    run = Proxied(f"https://127.0.0.1:{https_port}", f"http://127.0.0.1:{http_port}", ca)
+    try:
+
+        def through_the_proxy() -> bool:
+            if not ca.exists():
+                return False
+            try:
+                with run.client("127.0.0.1") as http:
+                    return http.get("/api/v1/nothing/").status_code == 404
+            except httpx.TransportError:
+                return False
+
+        wait_for(through_the_proxy, timeout=90, interval=0.5)
+        yield run
+    finally:
+        _stop(proxy)
+        _stop(web)
+
+
+def _login(http: httpx.Client, forged: str | None = None) -> int:
+    headers = {"X-Forwarded-For": forged} if forged else {}
+    body = {"username": "nobody-here", "password": "not the password"}
+    return http.post(LOGIN, json=body, headers=headers).status_code
+
+
+def test_behind_the_proxy_each_client_has_its_own_count_and_a_forged_header_no_other(proxied):
+    # Both clients reach gunicorn from the proxy's one address; the app tells them apart.
+    with proxied.client("127.0.0.1") as first, proxied.client("127.0.0.2") as second:
+        answers = [_login(first, forged=f"203.0.113.{i}") for i in range(LIMIT)]
+        assert answers == [400] * LIMIT  # wrong password, each counted against 127.0.0.1
+        assert _login(first, forged="203.0.113.99") == 429
+        assert _login(first, forged="127.0.0.2") == 429  # nor another client's address
+        assert _login(first) == 429
+        assert _login(second) == 400  # its own count, untouched by the forgeries
+
+
+def test_tls_ends_at_the_proxy_and_plain_http_is_redirected(proxied):
+    with proxied.client("127.0.0.1") as http:
+        answer = http.get("/api/v1/daily/")
+    # DEBUG is off with SECURE_SSL_REDIRECT: the app answers, no redirect, because the
+    # proxy said the request came over HTTPS.
+    assert answer.status_code in (200, 401), answer.text[:200]
+    assert answer.headers["Strict-Transport-Security"].startswith("max-age=")
+    assert answer.url.scheme == "https"
+    plain = httpx.get(f"{proxied.http_url}/api/v1/daily/", follow_redirects=False)
+    assert plain.status_code == 308 and plain.headers["Location"].startswith("https://")
