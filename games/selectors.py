@@ -133,6 +133,10 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "party": str(rnd.party_id) if rnd.party_id else None,
         "seat": rnd.seat,
         "share": rnd.share.code if rnd.share_id and rnd.share else None,
+        # Skill and luck (games.skill): null until the day's analysis reached the round.
+        "loss": rnd.loss,
+        "luck": rnd.luck,
+        "excluded": rnd.excluded_at is not None,
     }
 
 
@@ -176,6 +180,7 @@ def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
         "status": round_status(rnd),
         "ranked": rnd.ranked,
         "total": rnd.total,
+        "excluded": rnd.excluded_at is not None,
     }
 
 

@@ -61,6 +61,35 @@ class BoardPageSerializer(serializers.Serializer):
     )
 
 
+class DecisionsEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        help_text="Competition rank, lowest loss first: losses equal to the hundredth tie."
+    )
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    value = serializers.FloatField(
+        help_text="Expected points lost to the decisions (a day's), or their mean over the "
+        "analysed days, in points to the hundredth."
+    )
+    achieved_at = serializers.DateTimeField(help_text="Earlier first within a tie.")
+
+
+class DecisionsBoardPageSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The board's name, in your language.")
+    count = serializers.IntegerField(help_text="Entries on the board.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = DecisionsEntrySerializer(many=True)
+    me = DecisionsEntrySerializer(allow_null=True, help_text="Your line, or null.")
+    analysed = serializers.BooleanField(
+        required=False,
+        help_text="A day's board: every completed ranked round of the day is analysed.",
+    )
+    min_days = serializers.IntegerField(
+        required=False, help_text="Mean boards: the analysed days a player needs to be on it."
+    )
+
+
 class AdventDoorSerializer(serializers.Serializer):
     day = serializers.IntegerField()
     date = serializers.DateField()

@@ -58,6 +58,7 @@ def test_a_new_players_record_is_empty():
         "best": None,
         "longest_streak": 0,
         "current_streak": 0,
+        "decisions": None,
         "history": [],
     }
 
