@@ -106,8 +106,8 @@ class RoundSerializer(serializers.Serializer):
     )
     luck = serializers.FloatField(
         allow_null=True,
-        help_text="What the dice gave you: total − the table's expected score + loss, so "
-        "total = expected − loss + luck; null until analysed.",
+        help_text="What the dice gave you: total - the table's expected score + loss, so "
+        "total = expected - loss + luck; null until analysed.",
     )
     excluded = serializers.BooleanField(
         help_text="An administrator took this ranked round off every board (fair play)."

@@ -6,8 +6,8 @@ table, by the same computation as ``GET rounds/{id}/analysis/``
 (:func:`games.selectors.round_analysis`), and stores
 
 - ``loss``: the expected points its decisions gave away against optimal play (≥ 0);
-- ``luck``: ``total − start + loss``, ``start`` being the table's expected score of the
-  empty card, so that ``total = start − loss + luck``.
+- ``luck``: ``total - start + loss``, ``start`` being the table's expected score of the
+  empty card, so that ``total = start - loss + luck``.
 
 The work is cut into chunks (:class:`~games.models.AnalysisChunk`: the day's rounds in
 ranges of ids). A worker claims a chunk with a conditional ``UPDATE … WHERE status =
@@ -79,8 +79,9 @@ def round_skill_store(*, rnd: Round) -> bool:
     same transaction. Returns whether this call stored them. Raises
     :class:`games.tables.TableBuilding` while the table is missing (nothing stored)."""
     analysis = selectors.round_analysis(rnd)
+    assert rnd.total is not None  # analysis refuses a round in progress
     loss = analysis["loss"]
-    luck = round(analysis["total"] - analysis["expected_start"] + loss, 4)
+    luck = round(rnd.total - analysis["expected_start"] + loss, 4)
     with transaction.atomic():
         stored = Round.objects.filter(
             pk=rnd.pk, status=Round.Status.COMPLETED, loss__isnull=True
@@ -247,9 +248,7 @@ def analyses_due() -> int:
         else:
             logger.info("analysis of %s waits for its strategy table", challenge.date)
     now = _now()
-    claimable = [
-        chunk.challenge for chunk in chunks_claimable().select_related("challenge")[:1]
-    ]
+    claimable = [chunk.challenge for chunk in chunks_claimable().select_related("challenge")[:1]]
     if not claimable or not day_table_ready(claimable[0]):
         return 0
     moved = AnalysisChunk.objects.filter(
@@ -289,21 +288,15 @@ def day_analysed(*, day: dt.date) -> bool:
 # -- fair play --------------------------------------------------------------------------
 
 
+def flagged() -> Q:
+    """Analysed ranked rounds that lost fewer expected points than ``FAIR_PLAY_LOSS`` and
+    are not excluded: the admin's list for review."""
+    return Q(ranked=True, loss__lt=settings.FAIR_PLAY_LOSS, excluded_at__isnull=True)
+
+
 def rounds_flagged() -> QuerySet[Round]:
-    """Analysed ranked rounds whose loss is below ``FAIR_PLAY_LOSS``, not excluded: the
-    admin's list for review, lowest loss first."""
-    return Round.objects.filter(
-        ranked=True, loss__lt=settings.FAIR_PLAY_LOSS, excluded_at__isnull=True
-    ).order_by("loss", "completed_at")
-
-
-def round_flagged(rnd: Round) -> bool:
-    return (
-        rnd.ranked
-        and rnd.loss is not None
-        and rnd.loss < settings.FAIR_PLAY_LOSS
-        and rnd.excluded_at is None
-    )
+    """The rounds flagged for review (:func:`flagged`), lowest loss first."""
+    return Round.objects.filter(flagged()).order_by("loss", "completed_at")
 
 
 def round_exclude(*, rnd: Round) -> bool:

@@ -52,7 +52,7 @@ class Histogram:
         for _, count in self.rows:
             above.append(running)
             running += count
-        return values, above + [running]
+        return values, [*above, running]
 
     def rank(self, value: int) -> int:
         """Competition rank of ``value``.
