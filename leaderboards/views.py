@@ -137,6 +137,7 @@ class AdventBoardView(_BoardView):
 
 @extend_schema_view(
     get=extend_schema(
+        operation_id="leaderboards_decisions_day_retrieve",
         summary="Best decisions of one date: each analysed ranked round's loss, lowest first",
         description="Once a day is revealed, its ranked rounds are analysed (SPEC §12); "
         "`value` is the expected points a round's decisions gave away against optimal "
@@ -152,6 +153,7 @@ class DecisionsDayBoardView(_BoardView):
 
 @extend_schema_view(
     get=extend_schema(
+        operation_id="leaderboards_decisions_retrieve",
         summary="Best decisions on average: each player's mean loss over their analysed days",
         description="Players with at least `min_days` analysed days; overall, or of the "
         "season named by `season` (its slug or id).",
