@@ -230,6 +230,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
+    # A SIGTERM unwinds like an error, so the worker processes started are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     url = os.environ.get(
         "BENCH_DATABASE_URL", "postgres://postgres:postgres@127.0.0.1:5432/yatzy_bench_skill"
     )

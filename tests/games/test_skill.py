@@ -211,6 +211,20 @@ def test_a_chunk_whose_worker_died_is_taken_over_and_no_round_is_analysed_twice(
     assert sum(AnalysisChunk.objects.values_list("analysed", flat=True)) == 3
 
 
+def test_a_round_is_stored_once_however_often_it_is_analysed(maxi_table):
+    # Two workers that both believe they own a chunk (one was judged dead, but was only
+    # slow) analyse the same round from the same read: one store wins.
+    user, _ = make_player()
+    rnd = play_ranked(user, DAY, bot("hard"))
+    with travel(after_reveal(DAY)):
+        slow = Round.objects.select_related("challenge").get(pk=rnd.pk)
+        assert skill.round_skill_store(rnd=Round.objects.select_related("challenge").get(pk=rnd.pk))
+        first = Round.objects.get(pk=rnd.pk).analysed_at
+    with travel(after_reveal(DAY) + dt.timedelta(minutes=1)):
+        assert not skill.round_skill_store(rnd=slow)
+    assert Round.objects.get(pk=rnd.pk).analysed_at == first
+
+
 def test_analyse_day_by_hand(maxi_table, settings, capsys):
     settings.SKILL_CHUNK_ROUNDS = 1
     users = [make_player()[0] for _ in range(2)]
