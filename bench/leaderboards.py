@@ -11,7 +11,9 @@ rounds with COPY, then measures:
 - day close of the last day (``games.services.day_close``: expire, catch up, freeze);
 - the incremental update per completed ranked round (``board_record_round``);
 - rank lookups for random players (histogram, ``board_rank``) against the naive
-  ``1 + count(*) of higher values`` query, and page reads through the selectors.
+  ``1 + count(*) of higher values`` query, and page reads through the selectors; the
+  rounds carry a loss (as analysed, ``docs/skill.md``), so the decisions boards, whose
+  histograms hold thousands of distinct values, are among them.
 """
 
 from __future__ import annotations
@@ -77,8 +79,8 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
         rounds = 0
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
-            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at)"
-            " FROM STDIN"
+            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at,"
+            " loss, luck, analysed_at) FROM STDIN"
         ) as copy:
             for day in dates:
                 challenge = challenges[day]
@@ -89,6 +91,8 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
                         continue
                     total = max(40, min(649, int(rng.gauss(260, 45))))
                     done = opens + dt.timedelta(seconds=rng.randrange(86_000))
+                    # Analysed (docs/skill.md): the loss to four decimals, a few perfect.
+                    loss = 0.0 if rng.random() < 0.01 else round(rng.lognormvariate(3.5, 0.6), 4)
                     copy.write_row(
                         (
                             uuid.uuid4(),
@@ -105,6 +109,9 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
                             total,
                             done,
                             done,
+                            done,
+                            loss,
+                            round(total - 394.5575 + loss, 4),
                             done,
                         )
                     )
@@ -154,6 +161,7 @@ def main() -> None:
     from games import services as game_services
     from games.models import Round
     from leaderboards import boards, selectors, services
+    from leaderboards.ranking import Histogram
 
     print(
         f"machine: {describe()} | PostgreSQL {connection.cursor().connection.info.server_version}"
@@ -221,7 +229,7 @@ def main() -> None:
         "SELECT 1 + count(*) FROM leaderboards_boardentry WHERE board = %s AND value > "
         "(SELECT value FROM leaderboards_boardentry WHERE board = %s AND player_id = %s)"
     )
-    for key in (boards.daily_key(last), boards.BEST, boards.STREAK):
+    for key in (boards.daily_key(last), boards.BEST, boards.STREAK, boards.decisions_key(last)):
         ids = [pid for pid in rng.sample(range(low, high + 1), args.samples * 2)]
         fast, naive = [], []
         # Two separate loops: a naive count scans the board, and interleaving it would
@@ -244,8 +252,14 @@ def main() -> None:
 
     # Page reads as the API does them (histogram + page + me), first and deepest pages.
     player = User.objects.get(pk=low)
-    for key, kind in ((boards.daily_key(last), boards.DAILY), (boards.STREAK, boards.STREAK)):
+    for key, kind in (
+        (boards.daily_key(last), boards.DAILY),
+        (boards.STREAK, boards.STREAK),
+        (boards.decisions_key(last), boards.DECISIONS),
+        (boards.DECISIONS, boards.DECISIONS_MEAN),
+    ):
         board = selectors.Board(key, kind)
+        print(f"{key}: {len(Histogram.of(key).rows):,} distinct values")
         count = selectors.board_page(board=board, player=player, page=1, size=50).count
         for label, page in (("first", 1), ("middle", count // 100), ("last", (count + 49) // 50)):
             # By number (a jump) and by the cursor of the page before (a `next` link).

@@ -30,7 +30,7 @@ Every analysed ranked round owes its boards an update (``games.hooks.ranked_roun
 the decisions boards: ``leaderboards``), in the transaction that stores it.
 
 Fair play: an analysed ranked round whose loss is below ``FAIR_PLAY_LOSS`` is flagged
-for review (:func:`rounds_flagged`); an administrator may exclude a ranked round from
+for review (:func:`flagged`); an administrator may exclude a ranked round from
 every board (:func:`round_exclude`, the reason kept in the admin log) and reinstate it
 (:func:`round_reinstate`); an excluded round counts nowhere, like a deleted one.
 """
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -207,6 +207,8 @@ def chunk_run(chunk: AnalysisChunk) -> bool:
         except tables.TableBuilding:  # the file went missing under us
             mine.update(status=AnalysisChunk.Status.QUEUED, updated_at=_now())
             return False
+        except (OperationalError, InterfaceError):
+            raise  # the database is away: the job retries (config.celery), the chunk waits
         except Exception:
             # One bad round must not hold up the day; it stays without a loss, and the
             # day is planned again once this plan is done.
@@ -292,11 +294,6 @@ def flagged() -> Q:
     """Analysed ranked rounds that lost fewer expected points than ``FAIR_PLAY_LOSS`` and
     are not excluded: the admin's list for review."""
     return Q(ranked=True, loss__lt=settings.FAIR_PLAY_LOSS, excluded_at__isnull=True)
-
-
-def rounds_flagged() -> QuerySet[Round]:
-    """The rounds flagged for review (:func:`flagged`), lowest loss first."""
-    return Round.objects.filter(flagged()).order_by("loss", "completed_at")
 
 
 def round_exclude(*, rnd: Round) -> bool:
