@@ -349,7 +349,15 @@ class PartyAdmin(admin.ModelAdmin):
 class AnalysisChunkAdmin(admin.ModelAdmin):
     """How far the analysis of each revealed day has come (games.skill): read-only."""
 
-    list_display = ("challenge", "status", "rounds", "analysed", "claimed_at", "updated_at")
+    list_display = (
+        "challenge",
+        "status",
+        "rounds",
+        "analysed",
+        "failed",
+        "claimed_at",
+        "updated_at",
+    )
     list_filter = ("status", ("challenge__date", admin.DateFieldListFilter))
     list_select_related = ("challenge",)
     readonly_fields = (
@@ -359,6 +367,7 @@ class AnalysisChunkAdmin(admin.ModelAdmin):
         "status",
         "rounds",
         "analysed",
+        "failed",
         "created_at",
         "claimed_at",
         "updated_at",

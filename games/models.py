@@ -298,6 +298,9 @@ class AnalysisChunk(models.Model):
     )
     rounds = models.PositiveIntegerField(_("rounds"), help_text=_("Rounds when it was planned."))
     analysed = models.PositiveIntegerField(_("analysed"), default=0)
+    failed = models.PositiveIntegerField(
+        _("failed"), default=0, help_text=_("Rounds whose analysis raised (see the log).")
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)

@@ -45,7 +45,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
 
 import yatzy
@@ -105,11 +105,12 @@ def day_table_ready(challenge: Challenge) -> bool:
     return True
 
 
-def day_plan(*, day: dt.date) -> int:
+def day_plan(*, day: dt.date, retry_failed: bool = False) -> int:
     """Cut a revealed day's completed ranked rounds that have no loss yet into queued
     chunks of ``SKILL_CHUNK_ROUNDS``, unless chunks of the day are still open (planned
-    under the challenge's row lock, so two planners never cover a round twice).
-    Returns how many chunks it made."""
+    under the challenge's row lock, so two planners never cover a round twice). Rounds
+    whose analysis raised are tried again only with ``retry_failed`` (``analyse_day``),
+    not by every sweep. Returns how many chunks it made."""
     if not clock.is_revealed(day):
         return 0
     size: int = settings.SKILL_CHUNK_ROUNDS
@@ -120,13 +121,11 @@ def day_plan(*, day: dt.date) -> int:
         chunks = AnalysisChunk.objects.filter(challenge=challenge)
         if chunks.exclude(status=AnalysisChunk.Status.DONE).exists():
             return 0
-        ids = (
-            rounds_unanalysed()
-            .filter(challenge=challenge)
-            .order_by("id")
-            .values_list("id", flat=True)
-            .iterator(chunk_size=10_000)
-        )
+        left = rounds_unanalysed().filter(challenge=challenge)
+        failed = chunks.aggregate(n=Sum("failed"))["n"] or 0
+        if not retry_failed and failed and left.count() <= failed:
+            return 0
+        ids = left.order_by("id").values_list("id", flat=True).iterator(chunk_size=10_000)
         firsts: list[UUID] = []
         count = 0
         for n, round_id in enumerate(ids):
@@ -210,10 +209,12 @@ def chunk_run(chunk: AnalysisChunk) -> bool:
         except (OperationalError, InterfaceError):
             raise  # the database is away: the job retries (config.celery), the chunk waits
         except Exception:
-            # One bad round must not hold up the day; it stays without a loss, and the
-            # day is planned again once this plan is done.
+            # One bad round must not hold up the day: it stays without a loss, counted
+            # as failed (the sweep does not try it again; `analyse_day` does).
             logger.exception("analysis of round %s failed", rnd.pk)
-            stored = False
+            if not mine.update(failed=F("failed") + 1, updated_at=_now()):
+                return False
+            continue
         if not mine.update(analysed=F("analysed") + int(stored), updated_at=_now()):
             logger.warning("analysis chunk %s was taken over by another worker", chunk.pk)
             return False

@@ -30,11 +30,7 @@ from leaderboards.models import BoardEntry, PendingBoardUpdate
 from tests.factories import make_player
 from tests.games.skill_rounds import bot, play_ranked
 from tests.leaderboards.conftest import waiting_on_me
-from tests.live.conftest import (  # noqa: F401  (the live-stack fixtures)
-    live_stack_factory,
-    settings_override_for_live,
-    wait_for,
-)
+from tests.live.conftest import wait_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 

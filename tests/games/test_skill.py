@@ -225,6 +225,26 @@ def test_a_round_is_stored_once_however_often_it_is_analysed(maxi_table):
     assert Round.objects.get(pk=rnd.pk).analysed_at == first
 
 
+def test_a_damaged_round_is_left_for_analyse_day_and_does_not_hold_up_the_day(maxi_table, settings):
+    settings.SKILL_CHUNK_ROUNDS = 10
+    good, bad = (play_ranked(make_player()[0], DAY, bot("hard")) for _ in range(2))
+    # A damaged record: its stored action log no longer replays on its seed.
+    snapshot = {**bad.snapshot, "actions": [{"type": "score", "category": "chance"}] * 2}
+    Round.objects.filter(pk=bad.pk).update(snapshot=snapshot)
+    with travel(after_reveal(DAY)):
+        assert tasks.skill_analyses_due.delay().get() == settings.SKILL_RELAYS
+    chunk = AnalysisChunk.objects.get()
+    assert (chunk.status, chunk.analysed, chunk.failed) == ("done", 1, 1)
+    assert Round.objects.get(pk=good.pk).loss is not None
+    assert Round.objects.get(pk=bad.pk).loss is None
+    with travel(after_reveal(DAY) + dt.timedelta(minutes=5)):
+        assert tasks.skill_analyses_due.delay().get() == 0  # not tried every minute
+        assert AnalysisChunk.objects.count() == 1
+        call_command("analyse_day", DAY.isoformat())  # by hand: tried again
+    assert AnalysisChunk.objects.count() == 2
+    assert sum(AnalysisChunk.objects.values_list("failed", flat=True)) == 2
+
+
 def test_analyse_day_by_hand(maxi_table, settings, capsys):
     settings.SKILL_CHUNK_ROUNDS = 1
     users = [make_player()[0] for _ in range(2)]

@@ -18,7 +18,8 @@ class Command(BaseCommand):
     help = (
         "Analyse every completed ranked round of a revealed day that has no loss yet, "
         "in this process (or, with --workers, by the Celery workers): the same chunks, "
-        "claims and stores as the beat job, so it may run beside it."
+        "claims and stores as the beat job, so it may run beside it. Rounds whose "
+        "analysis failed before are tried again."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -41,7 +42,7 @@ class Command(BaseCommand):
                 f"The {challenge.ruleset} strategy table is not built yet (it is queued for "
                 "the tables worker; `manage.py solve` builds it by hand): try again then."
             )
-        planned = skill.day_plan(day=day)
+        planned = skill.day_plan(day=day, retry_failed=True)
         started = time.perf_counter()
         if options["workers"]:
             relays = settings.SKILL_RELAYS if skill.chunks_claimable(day=day).exists() else 0
