@@ -25,6 +25,7 @@ import random
 import statistics
 import time
 import uuid
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 from bench.machine import describe
@@ -53,6 +54,24 @@ def _setup(url: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+def copy_players(cur: Any, count: int, prefix: str) -> tuple[int, int]:
+    """``count`` players named ``prefix0``, ``prefix1``, … with COPY (no usable
+    password); returns the lowest and highest id."""
+    now = dt.datetime.now(dt.UTC)
+    with cur.copy(
+        "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
+        " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
+        " FROM STDIN"
+    ) as copy:
+        for i in range(count):
+            copy.write_row(
+                ("!", False, f"{prefix}{i}", "", "", "", False, True, now, "", "en", "UTC")
+            )
+    cur.execute("SELECT min(id), max(id) FROM accounts_user")
+    low, high = cur.fetchone()
+    return low, high
+
+
 def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date], int]:
     """Players, one challenge per day ending yesterday, and ~70% of players' ranked rounds
     each day (so streaks vary), all with COPY."""
@@ -65,17 +84,8 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
     dates = [today - dt.timedelta(days=days - n) for n in range(days)]
     challenges = {d: challenge_get_or_create(day=d) for d in dates}
     raw = connection.cursor().connection  # the psycopg 3 connection
-    now = dt.datetime.now(dt.UTC)
     with raw.cursor() as cur:
-        with cur.copy(
-            "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
-            " FROM STDIN"
-        ) as copy:
-            for i in range(players):
-                copy.write_row(("!", False, f"p{i}", "", "", "", False, True, now, "", "en", "UTC"))
-        cur.execute("SELECT min(id), max(id) FROM accounts_user")
-        low, high = cur.fetchone()
+        low, high = copy_players(cur, players, "p")
         rounds = 0
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.leaderboards import _setup
+from bench.leaderboards import _setup, copy_players
 from bench.machine import describe
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,18 +84,9 @@ def _generate(count: int, rng: random.Random) -> dt.date:
     rs = yatzy.get_ruleset(challenge.ruleset, **challenge.options)
     seed = bytes(challenge.seed)
     raw = connection.cursor().connection
-    now = dt.datetime.now(dt.UTC)
     done = clock.opens_at(day) + dt.timedelta(hours=12)
     with raw.cursor() as cur:
-        with cur.copy(
-            "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
-            " FROM STDIN"
-        ) as copy:
-            for i in range(count):
-                copy.write_row(("!", False, f"s{i}", "", "", "", False, True, now, "", "en", "UTC"))
-        cur.execute("SELECT min(id) FROM accounts_user")
-        (low,) = cur.fetchone()
+        low, _ = copy_players(cur, count, "s")
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
             " options, seed, actions, snapshot, total, started_at, updated_at, completed_at)"

@@ -44,11 +44,16 @@ class ExpertLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="The rank that score has among the players.")
 
 
-class BoardPageSerializer(serializers.Serializer):
+class _PageSerializer(serializers.Serializer):
+    """What every board's page has."""
+
     name = serializers.CharField(help_text="The board's name, in your language.")
     count = serializers.IntegerField(help_text="Entries on the board.")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
+
+
+class BoardPageSerializer(_PageSerializer):
     results = BoardEntrySerializer(many=True)
     me = BoardEntrySerializer(allow_null=True, help_text="Your line, or null.")
     frozen = serializers.BooleanField(
@@ -74,11 +79,7 @@ class DecisionsEntrySerializer(serializers.Serializer):
     achieved_at = serializers.DateTimeField(help_text="Earlier first within a tie.")
 
 
-class DecisionsBoardPageSerializer(serializers.Serializer):
-    name = serializers.CharField(help_text="The board's name, in your language.")
-    count = serializers.IntegerField(help_text="Entries on the board.")
-    next = serializers.URLField(allow_null=True)
-    previous = serializers.URLField(allow_null=True)
+class DecisionsBoardPageSerializer(_PageSerializer):
     results = DecisionsEntrySerializer(many=True)
     me = DecisionsEntrySerializer(allow_null=True, help_text="Your line, or null.")
     analysed = serializers.BooleanField(
