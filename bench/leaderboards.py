@@ -271,6 +271,8 @@ def main() -> None:
         board = selectors.Board(key, kind)
         print(f"{key}: {len(Histogram.of(key).rows):,} distinct values")
         count = selectors.board_page(board=board, player=player, page=1, size=50).count
+        if count < 100:  # too few days for a mean decisions line (fewer than 5)
+            continue
         for label, page in (("first", 1), ("middle", count // 100), ("last", (count + 49) // 50)):
             # By number (a jump) and by the cursor of the page before (a `next` link).
             before = selectors.board_page(
