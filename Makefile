@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install install-run run test lint bench bench-api bench-leaderboards bench-pages bench-skill messages catalogues
+.PHONY: install install-run run test test-figures lint bench bench-api bench-leaderboards bench-pages bench-skill messages catalogues
 
 # Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
 # mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
@@ -50,8 +50,14 @@ test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest --cov --cov-report= --cov-fail-under=0 -m "not live" -n $(TEST_WORKERS)
-	$(VENV)/bin/pytest --cov --cov-append --cov-report=term -m live
+	$(VENV)/bin/pytest --cov --cov-report= --cov-fail-under=0 -m "not live" -n $(TEST_WORKERS) \
+	  --junitxml=var/test-results/not-live.xml
+	$(VENV)/bin/pytest --cov --cov-append --cov-report=term -m live \
+	  --junitxml=var/test-results/live.xml
+
+# The counts, times and coverage of the last `make test`, written into docs/testing.md.
+test-figures: install
+	$(PY) -m tests.figures
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -1,6 +1,6 @@
-"""Views that exist for the benchmarks only. ``config.urls`` routes them when the
-``BENCH_ENDPOINTS`` setting is on (``bench.api`` sets it for its server); never in
-production."""
+"""Views that exist for the benchmarks only. ``bench.urls`` routes them, included by
+``config.urls`` when the ``BENCH_ENDPOINTS`` setting is on (``bench.api`` sets it for
+its server); never in production."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import engines

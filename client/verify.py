@@ -367,8 +367,7 @@ def verify_round(
     if isinstance(opponent, Mapping):
         bot = _check_opponent(report, rs, raw, opponent)
         if bot is not None and bot.is_over and game.is_over and state.get("result"):
-            mine, theirs = game.total, bot.total
-            result = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+            result = yatzy.result_of(game.total, bot.total)
             report.check(
                 state["result"] == result,
                 f"the result is a {result} ({game.total} against {bot.total})",

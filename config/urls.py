@@ -24,9 +24,4 @@ urlpatterns = [
 
 if settings.BENCH_ENDPOINTS:
     # Off unless asked for: the framework-floor baseline is no endpoint of the product.
-    from bench.views import plain_json, plain_page
-
-    urlpatterns += [
-        path("api/bench/plain/", plain_json, name="bench-plain"),
-        path("bench/page/", plain_page, name="bench-page"),
-    ]
+    urlpatterns += [path("", include("bench.urls"))]

@@ -3,7 +3,7 @@ the hint and the analysis of a round, and the player's list of games."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+import contextlib
 from typing import Any
 from uuid import UUID
 
@@ -12,14 +12,13 @@ from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from accounts.models import User
-from config.api_errors import ForbiddenError, NotFoundError, ServiceError
+from config.api_errors import ForbiddenError, NotFoundError, ServiceError, error_text
 from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
 from games import tables
 from games.codes import code_read
 from games.models import Party, Round, ShareCode
-from yatzy.rules import UPPER_CATEGORIES
 from yatzy.strategy import Move, analyse, best_move
 
 
@@ -59,27 +58,23 @@ def round_seed_shown(rnd: Round) -> str | None:
     return bytes(rnd.seed).hex() if rnd.status != Round.Status.IN_PROGRESS else None
 
 
+def round_shareable(rnd: Round) -> bool:
+    """Whether the player may share this round of theirs as a friend challenge: any
+    finished round (SPEC §7), of every mode, a party seat's included."""
+    return round_status(rnd) == Round.Status.COMPLETED
+
+
 def round_theme(rnd: Round) -> str:
     """The die skin: the daily's day decides, else the day the game started."""
     day = rnd.challenge.date if rnd.challenge is not None else clock.today(rnd.started_at)
     return clock.theme(day)
 
 
-def result_of(mine: int, theirs: int) -> str:
-    """``win``, ``loss`` or ``draw`` for the player whose total is ``mine``: the higher
-    total wins, equal totals draw (a computer game, a friend challenge).
-
-    >>> result_of(250, 240), result_of(200, 240), result_of(240, 240)
-    ('win', 'loss', 'draw')
-    """
-    return "win" if mine > theirs else "loss" if mine < theirs else "draw"
-
-
 def round_result(rnd: Round, game: yatzy.Game) -> str | None:
     """``win``, ``loss`` or ``draw`` for the player, once a computer game is over."""
     if rnd.opponent is None or rnd.status != Round.Status.COMPLETED:
         return None
-    return result_of(game.total, rnd.opponent["snapshot"]["total"])
+    return yatzy.result_of(game.total, rnd.opponent["snapshot"]["total"])
 
 
 def _opponent_view(rnd: Round) -> dict[str, Any] | None:
@@ -133,42 +128,11 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "party": str(rnd.party_id) if rnd.party_id else None,
         "seat": rnd.seat,
         "share": rnd.share.code if rnd.share_id and rnd.share else None,
+        "shareable": round_shareable(rnd),
         # Skill and luck (games.skill): null until the day's analysis reached the round.
         "loss": rnd.loss,
         "luck": rnd.luck,
         "excluded": rnd.excluded_at is not None,
-    }
-
-
-def _pace_number(value: Fraction) -> int | float:
-    return int(value) if value.denominator == 1 else round(float(value), 1)
-
-
-def round_bonus_pace(game: yatzy.Game) -> dict[str, Any]:
-    """The score sheet's tip on the upper bonus: each upper box against its par, the
-    bonus threshold spread evenly over the faces (three of each face for 63, four of
-    each in Maxi's 84). ``boxes`` holds each filled box's points above (+) or below (-)
-    its par, ``pace`` their sum: at 0 or more the bonus is on track; ``needed`` is what
-    the upper section still lacks.
-
-    >>> game = yatzy.Game(yatzy.get_ruleset("maxi"), bytes(32))
-    >>> pace = round_bonus_pace(game)
-    >>> pace["par"]["sixes"], pace["pace"], pace["needed"]
-    (24, 0, 84)
-    """
-    threshold, points = game.ruleset.upper_bonus
-    per_face = Fraction(threshold, sum(range(1, 7)))
-    par = {box: face * per_face for face, box in enumerate(UPPER_CATEGORIES, start=1)}
-    filled = {box: game.scorecard[box] for box in UPPER_CATEGORIES}
-    above = {box: got - par[box] for box, got in filled.items() if got is not None}
-    return {
-        "threshold": threshold,
-        "points": points,
-        "par": {box: _pace_number(value) for box, value in par.items()},
-        "boxes": {box: _pace_number(value) for box, value in above.items()},
-        "pace": _pace_number(sum(above.values(), Fraction(0))),
-        "needed": max(0, threshold - game.upper_total),
-        "reached": game.bonus > 0,
     }
 
 
@@ -231,6 +195,15 @@ def round_advice_check(rnd: Round) -> None:
             _("A friend challenge is played without hints; the analysis is there afterwards."),
             code="hint_unavailable",
         )
+
+
+def round_advice_allowed(rnd: Round) -> bool:
+    """Whether hints and the analysis exist for this round (``round_advice_check``)."""
+    try:
+        round_advice_check(rnd)
+    except ServiceError:
+        return False
+    return True
 
 
 def _round_ruleset(rnd: Round) -> yatzy.Ruleset:
@@ -311,6 +284,50 @@ def round_analysis(rnd: Round) -> dict[str, Any]:
         "loss": _expected(analysis.loss),
         "decisions": decisions,
     }
+
+
+def round_analysis_view(*, round_id: UUID, player: User) -> dict[str, Any]:
+    """The analysis page in one call: the player's finished round as the API shows it,
+    and its analysis (:func:`round_analysis`)."""
+    rnd = round_get_for_player(round_id=round_id, player=player)
+    return {"round": round_payload(rnd), "analysis": round_analysis(rnd)}
+
+
+# -- a round's page ---------------------------------------------------------------------
+
+
+def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str, Any]:
+    """What a page shows of one of the player's rounds, in one call: the round as the
+    API shows it (``round``), whether it has hints and an analysis (``advice``), the
+    hint when asked for and allowed (``hint``, else ``hint_refused``: why there is none,
+    as the player reads it), the live friend code of a finished round with who played
+    it (``share``), and the friend challenge the round was started from (``challenge``:
+    what :func:`friend_view` lets the friend see)."""
+    rnd = round_get_for_player(round_id=round_id, player=player)
+    game = round_game(rnd)
+    state = round_payload(rnd, game)
+    advice = round_advice_allowed(rnd)
+    view: dict[str, Any] = {
+        "round": state,
+        "advice": advice,
+        "hint": None,
+        "hint_refused": None,
+        "share": None,
+        "challenge": None,
+    }
+    if hint and advice and state["status"] == Round.Status.IN_PROGRESS:
+        try:
+            view["hint"] = round_hint(rnd)
+        except ServiceError as exc:
+            view["hint_refused"] = error_text(exc)
+    if state["status"] == Round.Status.COMPLETED:
+        share = _live_share_of(rnd)
+        view["share"] = share_plays(share) if share is not None else None
+    if state["share"] is not None:
+        # A code revoked since: the round plays on without its challenge's page.
+        with contextlib.suppress(NotFoundError):
+            view["challenge"] = friend_view(share=share_get(code=state["share"]), player=player)
+    return view
 
 
 # -- the player's games -----------------------------------------------------------------
@@ -394,6 +411,16 @@ def party_get_for_player(*, party_id: UUID, player: User) -> Party:
         raise NotFoundError(_("No such party."), code="party_not_found") from None
 
 
+def game_payload(game: Round | Party) -> dict[str, Any]:
+    """A new game as the API shows it: a party with its seats, else the round."""
+    return party_payload(game) if isinstance(game, Party) else round_payload(game)
+
+
+def party_view(*, party_id: UUID, player: User) -> dict[str, Any]:
+    """The player's party as the API and its page show it (:func:`party_payload`)."""
+    return party_payload(party_get_for_player(party_id=party_id, player=player))
+
+
 def party_seat_count(party: Party) -> int:
     return party.seats.count()
 
@@ -409,13 +436,14 @@ def party_payload(party: Party) -> dict[str, Any]:
     seats = party_rounds(party)
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
-    order = sorted(range(len(seats)), key=lambda i: (-totals[i], i))
+    ranks = yatzy.competition_ranks(totals)
+    order = sorted(range(len(seats)), key=lambda i: (ranks[i], i))
     standings = [
         {
             "seat": seats[i].seat,
             "name": seats[i].seat_name,
             "total": totals[i],
-            "rank": 1 + sum(1 for other in totals if other > totals[i]),
+            "rank": ranks[i],
         }
         for i in order
     ]
@@ -467,9 +495,12 @@ def share_url(share: ShareCode) -> str:
     return f"/f/{share.code}"
 
 
+def _live_share_of(rnd: Round) -> ShareCode | None:
+    return ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
+
+
 def share_of_round(*, round_id: UUID, player: User) -> ShareCode:
-    rnd = round_get_for_player(round_id=round_id, player=player)
-    share = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
+    share = _live_share_of(round_get_for_player(round_id=round_id, player=player))
     if share is None:
         raise NotFoundError(_("This round is not shared."), code="share_not_found")
     return share

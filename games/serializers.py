@@ -99,6 +99,9 @@ class RoundSerializer(serializers.Serializer):
     share = serializers.CharField(
         allow_null=True, help_text="Friend rounds: the code they were started from."
     )
+    shareable = serializers.BooleanField(
+        help_text="Whether `POST rounds/{id}/share/` takes this round: it is finished."
+    )
     loss = serializers.FloatField(
         allow_null=True,
         help_text="Expected points your decisions gave away against optimal play; null until "

@@ -118,8 +118,6 @@ def game_create(
         if level == Round.Level.EXPERT:
             tables.table_request(rs)
             tables.table_get(rs)  # 503 table_building until the expert can play
-    elif level:
-        raise ServiceError(_("Only computer games have a level."), code="level_not_applicable")
     else:
         tables.table_request(rs)  # so the hints are ready when the player asks
     unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
@@ -140,6 +138,28 @@ def game_create(
     )
     assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
     return rnd
+
+
+def game_start(
+    *,
+    player: User,
+    mode: str,
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+    level: str | None = None,
+    seats: Sequence[str] | None = None,
+) -> Round | Party:
+    """Start a game of any mode outside the daily (``POST games/``, the new-game pages):
+    a party for ``party`` (its ``seats``), else a solo or computer round. Which mode
+    takes which fields is decided here: a level outside a computer game is 400
+    ``level_not_applicable``, seats outside a party ``seats_not_applicable``."""
+    if level and mode != Round.Mode.COMPUTER:
+        raise ServiceError(_("Only computer games have a level."), code="level_not_applicable")
+    if mode == Round.Mode.PARTY:
+        return party_create(player=player, seats=seats or [], ruleset=ruleset, options=options)
+    if seats is not None:
+        raise ServiceError(_("Only party games have seats."), code="seats_not_applicable")
+    return game_create(player=player, mode=mode, ruleset=ruleset, options=options, level=level)
 
 
 def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
@@ -476,9 +496,13 @@ def party_act(
     party = selectors.party_get_for_player(party_id=party_id, player=player)
     if party.status != Party.Status.IN_PROGRESS:
         raise ServiceError(_("The party is over."), code="game_over")
-    if seat != party.current_seat:
-        raise _party_stale(party)
-    round_id = party.seats.get(seat=seat).pk
+    round_id = party.seats.filter(seat=seat).values_list("pk", flat=True).first()
+    if round_id is None:
+        raise ServiceError(
+            _("This party has no seat %(seat)d."), code="invalid_seat", params={"seat": seat}
+        )
+    # Whose turn it is, is checked once, where every action on a seat's round passes
+    # (``_round_act``): acting for another seat is a 409 with the party's state.
     if action == "roll":
         assert roll is not None
         round_roll(round_id=round_id, player=player, hold=hold, turn=turn, roll=roll)
@@ -495,7 +519,7 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
     """The live code of the player's finished round, created on first share: the same
     round shared twice gives the same code."""
     rnd = selectors.round_get_for_player(round_id=round_id, player=player)
-    if rnd.status != Round.Status.COMPLETED:
+    if not selectors.round_shareable(rnd):
         raise ServiceError(_("Only a finished round can be shared."), code="round_not_finished")
     for _attempt in range(5):
         live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()

@@ -1,7 +1,6 @@
 import datetime as dt
 from uuid import UUID
 
-from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -18,7 +17,7 @@ from rest_framework.views import APIView
 
 import yatzy
 from accounts.auth import player_of
-from config.api_errors import NotFoundError, ServiceError, error_text
+from config.api_errors import NotFoundError, error_text
 from config.openapi import ERROR_RESPONSES, ErrorSerializer
 from daily import clock
 from daily.services import challenge_for_play
@@ -42,6 +41,20 @@ from games.serializers import (
     SharePlaysSerializer,
     ShareSerializer,
 )
+
+# A party action's answers: a seat the party does not have is 400, another seat's turn
+# the 409 of every stale action.
+PARTY_ACT_RESPONSES = {
+    **ERROR_RESPONSES,
+    400: OpenApiResponse(
+        ErrorSerializer,
+        description="Illegal action or bad input; `invalid_seat`: the party has no such seat.",
+    ),
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description="Stale state, or another seat's turn: `current` is the party's state.",
+    ),
+}
 
 UNAVAILABLE = {
     403: OpenApiResponse(
@@ -101,20 +114,8 @@ class GamesView(GenericAPIView):
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        seats = data.pop("seats", None)
-        if data["mode"] == "party":
-            data.pop("mode")
-            if data.pop("level", None):
-                raise ServiceError(
-                    _("Only computer games have a level."), code="level_not_applicable"
-                )
-            party = services.party_create(player=player_of(request), seats=seats or [], **data)
-            return Response(selectors.party_payload(party), status=status.HTTP_201_CREATED)
-        if seats is not None:
-            raise ServiceError(_("Only party games have seats."), code="seats_not_applicable")
-        rnd = services.game_create(player=player_of(request), **data)
-        return Response(selectors.round_payload(rnd), status=status.HTTP_201_CREATED)
+        game = services.game_start(player=player_of(request), **serializer.validated_data)
+        return Response(selectors.game_payload(game), status=status.HTTP_201_CREATED)
 
 
 class RoundHintView(APIView):
@@ -237,8 +238,7 @@ class RoundScoreView(APIView):
 class PartyDetailView(APIView):
     @extend_schema(responses={200: PartySerializer, **ERROR_RESPONSES}, summary="A party")
     def get(self, request: Request, party_id: UUID) -> Response:
-        party = selectors.party_get_for_player(party_id=party_id, player=player_of(request))
-        return Response(selectors.party_payload(party))
+        return Response(selectors.party_view(party_id=party_id, player=player_of(request)))
 
 
 class PartyRollView(APIView):
@@ -246,7 +246,7 @@ class PartyRollView(APIView):
 
     @extend_schema(
         request=PartyRollSerializer,
-        responses={200: PartySerializer, **ERROR_RESPONSES},
+        responses={200: PartySerializer, **PARTY_ACT_RESPONSES},
         summary="Roll for the seat whose turn it is",
     )
     def post(self, request: Request, party_id: UUID) -> Response:
@@ -263,7 +263,7 @@ class PartyScoreView(APIView):
 
     @extend_schema(
         request=PartyScoreSerializer,
-        responses={200: PartySerializer, **ERROR_RESPONSES},
+        responses={200: PartySerializer, **PARTY_ACT_RESPONSES},
         summary="Fill a box for the seat whose turn it is; the next seat's turn begins",
     )
     def post(self, request: Request, party_id: UUID) -> Response:

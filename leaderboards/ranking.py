@@ -1,4 +1,5 @@
-"""Ranks: the one place that turns values into positions and competition ranks.
+"""Ranks on the boards: values into positions and competition ranks (what a
+competition rank is, is :func:`yatzy.competition_rank`).
 
 Competition ranking: equal values share a rank (1, 2, 2, 4). A value's rank is one plus
 the number of entries with a higher value, which the board's histogram answers in one
@@ -9,7 +10,7 @@ entries are listed by ``achieved_at`` (earlier first), then player id.
 from __future__ import annotations
 
 import datetime as dt
-from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -17,6 +18,7 @@ from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce
 
+import yatzy
 from leaderboards.models import BoardHistogram
 
 ENTRY_ORDER = ("-value", "achieved_at", "player_id")
@@ -43,26 +45,18 @@ class Histogram:
         return sum(count for _, count in self.rows)
 
     @cached_property
-    def _above(self) -> tuple[list[int], list[int]]:
-        """The values lowest first, and for each the number of entries above it: a rank
-        is then one binary search, which matters for the decisions boards (thousands of
-        distinct losses in hundredths, against at most 650 scores)."""
-        values = [-v for v, _ in self.rows]  # ascending
-        above, running = [], 0
-        for _, count in self.rows:
-            above.append(running)
-            running += count
-        return values, [*above, running]
+    def _ranker(self) -> Callable[[float], int]:
+        return yatzy.competition_ranker(self.rows)
 
     def rank(self, value: int) -> int:
-        """Competition rank of ``value``.
+        """Competition rank of ``value`` (:func:`yatzy.competition_ranker`: a binary
+        search, which matters for the decisions boards' thousands of distinct losses).
 
         >>> h = Histogram([(300, 1), (250, 2), (100, 1)])
         >>> [h.rank(v) for v in (300, 250, 100, 99, 301)]
         [1, 2, 4, 5, 1]
         """
-        values, above = self._above
-        return 1 + above[bisect_left(values, -value)]
+        return self._ranker(value)
 
     def seek(self, offset: int) -> tuple[int, int] | None:
         """The value at 0-based position ``offset`` and how many entries of that value

@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db.models import CharField, IntegerField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils.translation import gettext_lazy as _
@@ -280,6 +281,26 @@ def board_page(
     )
 
 
+# How many entries ``?around=me`` shows: the caller's line in the middle.
+AROUND_SIZE = 21
+
+
+def board_view(
+    *, board: Board, player: User, around: bool, page: int = 1, cursor: Cursor | None = None
+) -> BoardView:
+    """What a board's page shows (the API's and the web page's alike): the entries
+    around the player (``?around=me``), else one page, by number or by cursor."""
+    if around:
+        return board_around(board=board, player=player, size=AROUND_SIZE)
+    return board_page(
+        board=board,
+        player=player,
+        page=page,
+        size=settings.REST_FRAMEWORK["PAGE_SIZE"],
+        cursor=cursor,
+    )
+
+
 def board_around(*, board: Board, player: User, size: int) -> BoardView:
     """About ``size`` entries centred on the player (empty when they have no line).
     Each side is read by keyset from the player's own entry, never by counting."""
@@ -358,8 +379,8 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
 
     A door is ``locked`` before its day, ``open`` on its day (or while its ranked round
     may still be finished in the grace period), ``played`` once its ranked round is
-    complete (with score and rank on that day's board), else ``missed``. Past doors
-    carry the URL that starts an unranked replay.
+    complete (with score and rank on that day's board), else ``missed``. A past door
+    whose challenge exists is ``replayable``: it starts an unranked replay.
     """
     first, last = boards.advent_range(year)
     today = clock.today()
@@ -403,9 +424,7 @@ def advent_calendar(*, player: User, year: int) -> dict[str, Any]:
                 "state": state,
                 "score": total if played else None,
                 "rank": ranks.get(boards.daily_key(day)) if played else None,
-                "replay": f"/api/v1/daily/{day.isoformat()}/rounds/"
-                if day < today and day in existing
-                else None,
+                "replayable": day < today and day in existing,
             }
         )
     advent = board_rank(board=boards.advent_key(year), player_id=player.pk)
@@ -436,6 +455,15 @@ def board_distribution(*, board: Board, player: User, value: int | None = None) 
     elif value is not None:
         me = {"value": value, "rank": histogram.rank(value), "on_board": False}
     return {"count": histogram.total, "values": sorted(histogram.rows), "me": me}
+
+
+def day_standing(*, day: dt.date, player: User, total: int, ranked: bool) -> dict[str, Any]:
+    """Where a finished round of ``day`` stands: the day's board, how its scores are
+    spread and the player's place among them (their ranked line, or where a practice
+    round's ``total`` would rank)."""
+    board = board_daily(day=day)
+    spread = board_distribution(board=board, player=player, value=None if ranked else total)
+    return {"board": board, **spread}
 
 
 def player_record(*, player: User, history: int = 60) -> dict[str, Any]:

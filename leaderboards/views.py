@@ -1,24 +1,22 @@
 from abc import ABC, abstractmethod
 from typing import Any
 
-from django.conf import settings
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from accounts.auth import player_of
 from config.openapi import ERROR_RESPONSES
 from leaderboards import boards, selectors
+from leaderboards.links import page_link
 from leaderboards.serializers import (
     AdventCalendarSerializer,
     BoardPageSerializer,
     BoardQuerySerializer,
     DecisionsBoardPageSerializer,
 )
-
-AROUND_SIZE = 21
 
 BOARD_PARAMETERS = [
     OpenApiParameter("page", int, description="1-based page number."),
@@ -33,16 +31,13 @@ BOARD_PARAMETERS = [
 
 
 def _board_response(request: Request, board: selectors.Board, query: dict[str, Any]) -> Response:
-    if query.get("around") == "me":
-        view = selectors.board_around(board=board, player=player_of(request), size=AROUND_SIZE)
-    else:
-        view = selectors.board_page(
-            board=board,
-            player=player_of(request),
-            page=query["page"],
-            size=settings.REST_FRAMEWORK["PAGE_SIZE"],
-            cursor=query.get("cursor"),
-        )
+    view = selectors.board_view(
+        board=board,
+        player=player_of(request),
+        around=query.get("around") == "me",
+        page=query["page"],
+        cursor=query.get("cursor"),
+    )
     url = request.build_absolute_uri()
     body: dict[str, Any] = {
         "name": boards.board_name(board.kind),
@@ -60,21 +55,6 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
     if board.kind == boards.DECISIONS_MEAN:
         body["min_days"] = boards.DECISIONS_MIN_DAYS
     return Response(body)
-
-
-def page_link(url: str, page: int | None, cursor: selectors.Cursor | None, *, step: int) -> str:
-    """The next or previous page of the board at ``url`` (the API's absolute URL or a
-    web page's path): its number, and the cursor that reads it by keyset. Page 1 needs
-    neither.
-
-    >>> page_link("/boards/best-day/?page=2&cursor=x", 2, None, step=-1)
-    '/boards/best-day/'
-    """
-    target = (page or 1) + step
-    if target == 1 or cursor is None:
-        url = remove_query_param(remove_query_param(url, "cursor"), "page")
-        return url if target == 1 else replace_query_param(url, "page", target)
-    return replace_query_param(replace_query_param(url, "page", target), "cursor", cursor.encode())
 
 
 def _query(request: Request) -> dict[str, Any]:
@@ -171,4 +151,8 @@ class AdventCalendarView(APIView):
         summary="Your advent calendar: 24 doors, one per daily challenge of December 1-24",
     )
     def get(self, request: Request, year: int) -> Response:
-        return Response(selectors.advent_calendar(player=player_of(request), year=year))
+        calendar = selectors.advent_calendar(player=player_of(request), year=year)
+        for door in calendar["doors"]:
+            replayable = door.pop("replayable")
+            door["replay"] = reverse("daily-rounds", args=[door["date"]]) if replayable else None
+        return Response(calendar)

@@ -62,3 +62,13 @@ def test_the_docs_check_finds_what_it_looks_for():
     # The checks cannot pass vacuously: the README's own commands are found.
     assert ("README.md", "test") in named(_MAKE)
     assert any(command == "solve" for _, command in named(_MANAGE))
+
+
+def test_the_testing_page_names_the_coverage_floor_that_the_configuration_holds():
+    import tomllib
+
+    floor = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["coverage"]["report"][
+        "fail_under"
+    ]
+    named = re.findall(r"`fail_under = (\d+)`", (ROOT / "docs" / "testing.md").read_text())
+    assert named == [str(floor)]

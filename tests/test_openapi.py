@@ -98,3 +98,11 @@ def test_operations_are_tagged_by_resource_not_by_api_version(tmp_path):
     schema = _schema(tmp_path)
     operation = schema["paths"]["/api/v1/rounds/{round_id}/roll/"]["post"]
     assert (operation["operationId"], operation["tags"]) == ("rounds_roll_create", ["rounds"])
+
+
+def test_a_party_actions_refusals_name_invalid_seat_and_the_409_of_another_seats_turn(tmp_path):
+    schema = _schema(tmp_path)
+    for action in ("roll", "score"):
+        responses = schema["paths"][f"/api/v1/parties/{{party_id}}/{action}/"]["post"]["responses"]
+        assert "`invalid_seat`" in responses["400"]["description"]
+        assert "another seat's turn" in responses["409"]["description"]

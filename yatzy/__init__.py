@@ -41,9 +41,20 @@ from yatzy.rules import (
     get_ruleset,
     option_specs,
 )
+from yatzy.standings import (
+    BonusPace,
+    Result,
+    bonus_pace,
+    bonus_par,
+    competition_rank,
+    competition_ranker,
+    competition_ranks,
+    result_of,
+)
 
 __all__ = [
     "RULESETS",
+    "BonusPace",
     "Category",
     "CategoryUsedError",
     "Game",
@@ -61,6 +72,7 @@ __all__ = [
     "OptionNotApplicableError",
     "OptionSpec",
     "OutOfOrderError",
+    "Result",
     "Ruleset",
     "RulesetError",
     "RulesetName",
@@ -68,8 +80,14 @@ __all__ = [
     "UnknownOptionError",
     "UnknownRulesetError",
     "YatzyError",
+    "bonus_pace",
+    "bonus_par",
     "commitment",
+    "competition_rank",
+    "competition_ranker",
+    "competition_ranks",
     "daily_seed",
     "get_ruleset",
     "option_specs",
+    "result_of",
 ]

@@ -2,6 +2,7 @@
 their build progress, read-only."""
 
 import datetime as dt
+import re
 
 import pytest
 import time_machine
@@ -46,16 +47,21 @@ def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client
     from games.models import ShareCode
     from tests.games.conftest import new_game, play_worst_boxes
 
-    _, sharer = make_player(username="sharer")
+    _, sharer = make_player(username="sally")
     shared = play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy"))
     code = sharer.post(f"/api/v1/rounds/{shared['id']}/share/").json()["code"]
-    _, friend = make_player(username="friend")
+    _, friend = make_player(username="fred")
     friend.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json")
     listing = admin_client.get("/admin/games/sharecode/").content.decode()
-    assert code in listing and "sharer" in listing
+    row = re.search(rf"<tr>.*?{code}.*?</tr>", listing, re.S)
+    assert row is not None, listing
+    assert '<td class="field-sharer">sally</td>' in row.group()
+    assert '<td class="field-plays_count">1</td>' in row.group()
     share = ShareCode.objects.get(code=code)
     detail = admin_client.get(f"/admin/games/sharecode/{share.pk}/change/").content.decode()
-    assert "friend" in detail  # the play is listed
+    # The play is listed: the friend's name in the plays' player column, their view.
+    assert re.search(r'class="field-player">\s*<p><a href="[^"]+">fred</a>', detail)
+    assert re.search(r'class="field-view">\s*<p>Blind</p>', detail)
     before = timezone.now()
     response = admin_client.post(
         "/admin/games/sharecode/", {"action": "revoke", "_selected_action": [share.pk]}
@@ -75,5 +81,6 @@ def test_parties_are_read_only_with_their_seats(admin_client):
     ).json()
     detail = admin_client.get(f"/admin/games/party/{party['id']}/change/")
     assert detail.status_code == 200
-    assert "Ann" in detail.content.decode() and "Bo" in detail.content.decode()
+    seats = re.findall(r'class="field-seat_name">\s*<p>([^<]*)</p>', detail.content.decode())
+    assert seats == ["Ann", "Bo"]
     assert admin_client.get("/admin/games/party/add/").status_code == 403

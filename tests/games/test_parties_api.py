@@ -188,3 +188,32 @@ def test_parallel_identical_party_actions_apply_exactly_once():
     ann = Round.objects.get(party=stored, seat=0)
     assert [a["type"] for a in ann.actions] == ["roll", "score"]
     assert Round.objects.get(party=stored, seat=1).actions == []
+
+
+@pytest.mark.parametrize("action", ["roll", "score"])
+def test_a_seat_the_party_does_not_have_is_400_invalid_seat_and_changes_nothing(action):
+    _, client = make_player()
+    party = new_party(client, ["Ann", "Bo"], ruleset="yahtzee")
+    body = {"seat": 5, "turn": 0, "roll": 0, "hold": [], "category": "chance"}
+    response = party_post(client, party, action, **body)
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid_seat"
+    assert Party.objects.get(pk=party["id"]).version == 0
+    assert all(rnd.actions == [] for rnd in Round.objects.filter(party_id=party["id"]))
+
+
+def test_a_party_seats_finished_round_can_be_shared():
+    _, client = make_player()
+    party = new_party(client, ["Ann", "Bo"], ruleset="yahtzee")
+    while seat_round(party, 0)["status"] == "in_progress":
+        party = take_turn(client, party)
+    ann = seat_round(party, 0)
+    assert ann["status"] == "completed" and ann["shareable"] is True
+    assert seat_round(party, 1)["shareable"] is False
+    response = client.post(f"/api/v1/rounds/{ann['id']}/share/")
+    assert response.status_code == 200, response.json()
+    _, friend = make_player("friend")
+    started = friend.post(
+        f"/api/v1/friend/{response.json()['code']}/rounds/", {"view": "target"}, format="json"
+    )
+    assert started.status_code == 201 and started.json()["commitment"] == ann["commitment"]

@@ -5,8 +5,7 @@ import datetime as dt
 import pytest
 
 from leaderboards.models import PendingBoardUpdate, Season
-from leaderboards.selectors import Cursor
-from leaderboards.views import AROUND_SIZE
+from leaderboards.selectors import AROUND_SIZE, Cursor
 from tests.factories import make_player
 from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
 

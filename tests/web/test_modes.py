@@ -18,7 +18,7 @@ from daily import clock
 from daily.services import challenge_get_or_create
 from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Party, Round
+from games.models import Party, Round, ShareCode
 from tests.factories import make_player
 from tests.leaderboards.conftest import noon, travel
 from tests.web.test_pages import boxes, logged_in, start, text
@@ -303,6 +303,25 @@ def party_of(path: str) -> Party:
     return Party.objects.get(pk=path.split("/")[2])
 
 
+def play_party(player: User, party: Party, *, actions: int) -> None:
+    """Play ``actions`` turns of a two-seat party in seat order, through the services the
+    pages call: one roll, then the box with the most points."""
+    for n in range(actions):
+        turn, seat = divmod(n, 2)
+        party = game_services.party_act(
+            party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
+        )
+        options = game_selectors.round_game(party.seats.get(seat=seat)).options()
+        game_services.party_act(
+            party_id=party.id,
+            player=player,
+            seat=seat,
+            turn=turn,
+            category=max(options, key=options.get),
+            action="score",
+        )
+
+
 def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     _, client = logged_in()
     seats = {"seat_0": "Ann", "seat_1": "Bo", "seat_2": "<script>alert(1)</script>"}
@@ -331,25 +350,24 @@ def test_party_standings_show_equal_totals_as_a_draw():
     rs = yatzy.get_ruleset("yahtzee")
     same = yatzy.Game(rs, bytes(32))
     Round.objects.filter(party=party).update(seed=bytes(32), snapshot=same.snapshot())
-    for turn in range(13):
-        for seat in (0, 1):
-            party = game_services.party_act(
-                party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
-            )
-            game = game_selectors.round_game(party.seats.get(seat=seat))
-            options = game.options()
-            game_services.party_act(
-                party_id=party.id,
-                player=player,
-                seat=seat,
-                turn=turn,
-                category=max(options, key=options.get),
-                action="score",
-            )
+    play_party(player, party, actions=13 * 2)
     page = text(client.get(f"/parties/{party.id}/"))
     assert 'data-status="completed"' in page
     assert len(re.findall(r'data-rank="1" data-draw>', page)) == 2
     assert "A draw: Ann, Bo share first place" in page
+
+
+def test_a_party_seats_finished_round_has_share_on_the_party_page():
+    player, client = logged_in()
+    party = game_services.party_create(player=player, seats=["Ann", "Bo"], ruleset="yahtzee")
+    ann = party.seats.get(seat=0)
+    play_party(player, party, actions=13 * 2 - 1)  # Bo's last box stays open: Ann is done
+    page = text(client.get(f"/parties/{party.id}/"))
+    assert page.count('data-action="share"') == 1
+    assert f'action="/play/{ann.id}/share/"' in page
+    shared = text(client.post(f"/play/{ann.id}/share/", follow=True))
+    code = ShareCode.objects.get(round=ann).code
+    assert f"data-share-code>{code}<" in shared
 
 
 def test_another_players_party_is_not_found_on_its_page_and_forms():

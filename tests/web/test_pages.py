@@ -16,6 +16,7 @@ from django.utils.html import escape
 from accounts.models import User
 from daily import clock
 from daily.services import challenge_get_or_create
+from games import services as game_services
 from games.models import Round
 from leaderboards.models import Season
 from tests.factories import make_player
@@ -303,6 +304,44 @@ def test_the_player_page_shows_days_best_streaks_and_history():
     assert client.get("/players/nobody/").status_code == 404
 
 
+def test_a_days_board_a_finished_round_and_a_player_page_show_the_hand_computed_values():
+    # Expectations worked out by hand from the scores, not read back from the API: a
+    # bug in a selector would show the same wrong value on the page and in the API.
+    today = clock.today()
+    me, client = logged_in()
+    first, second, third = (make_player(name)[0] for name in ("ann", "bo", "cy"))
+    ranked(first, today, 300, minute=0)
+    ranked(second, today, 250, minute=1)
+    mine = ranked(me, today, 250, minute=2)
+    ranked(third, today, 120, minute=3)
+    ranked(me, today - dt.timedelta(days=4), 400)
+    ranked(me, today - dt.timedelta(days=3), 180)
+    board = text(client.get(f"/boards/daily/{today}/"))
+    rows = re.findall(
+        r'<tr data-rank="(\d+)"( data-me)?[^>]*>.*?<td class="num">(\d+)</td>', board, re.S
+    )
+    assert rows == [("1", "", "300"), ("2", "", "250"), ("2", " data-me", "250"), ("4", "", "120")]
+    played = text(client.get(f"/play/{mine.id}/"))
+    assert "Rank 2 of 4 on the day's board." in played
+    person = text(client.get("/players/ada/"))
+    assert "<dd data-days-played>3</dd>" in person
+    assert re.search(r"<dd data-best>400 <small>\(rank 1\)", person)
+    # 4 and 3 days ago, then a gap, then today: longest 2, current 1.
+    assert "<dd data-current-streak>1</dd>" in person
+    assert "<dd data-longest-streak>2</dd>" in person
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "per_face", "total"), [("maxi", 4, 649), ("yatzy", 3, 374), ("yahtzee", 3, 1575)]
+)
+def test_the_rules_page_shows_the_bonus_par_and_the_highest_total_of_the_spec(
+    ruleset, per_face, total
+):
+    page = text(Client().get(f"/rules/{ruleset}/"))
+    assert f"That is {per_face} of each face" in page
+    assert f"The highest possible total is {total}." in page
+
+
 @pytest.mark.parametrize(("ruleset", "boxes_count"), [("maxi", 20), ("yatzy", 15), ("yahtzee", 13)])
 def test_the_rules_page_says_what_the_rulesets_api_says(ruleset, boxes_count):
     api = Client().get(f"/api/v1/rulesets/{ruleset}/").json()
@@ -372,11 +411,54 @@ def test_log_in_is_throttled_like_the_api(settings):
         },
     }
     client = Client()
-    codes = [
-        client.post("/accounts/login/", {"username": "x", "password": "wrong"}).status_code
-        for _ in range(3)
+    answers = [
+        client.post("/accounts/login/", {"username": "x", "password": "wrong"}) for _ in range(3)
     ]
-    assert codes == [200, 200, 429]
+    assert [answer.status_code for answer in answers] == [200, 200, 429]
+    assert "Retry-After" not in answers[0]
+    assert 1 <= int(answers[2]["Retry-After"]) <= 61
+
+
+@pytest.mark.parametrize(
+    ("scope", "method", "path"),
+    [
+        ("register", "post", "/accounts/register/"),
+        ("friend", "get", "/f/ABCD2345"),
+        ("play", "post", "/games/new/solo/"),
+    ],
+)
+def test_every_throttled_page_answers_429_with_retry_after(settings, scope, method, path):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            scope: "1/minute",
+        },
+    }
+    if scope == "register":
+        client = Client()
+    else:
+        _, client = logged_in()
+    getattr(client, method)(path)
+    refused = getattr(client, method)(path)
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 61
+    assert "Too many attempts" in text(refused)
+
+
+@pytest.mark.parametrize("query", ["hold=%C2%B2", "toggle=%E2%91%A0", "hold=%D9%A3", "hold=-1"])
+def test_held_dice_that_are_not_ascii_positions_are_ignored_on_the_play_and_party_pages(query):
+    user, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    page = client.get(f"{path}?{query}")
+    assert page.status_code == 200
+    assert 'aria-pressed="true"' not in text(page)
+    party = game_services.party_create(player=user, seats=["Ann", "Bo"], ruleset="yahtzee")
+    game_services.party_act(party_id=party.id, player=user, seat=0, turn=0, roll=0, action="roll")
+    party_page = client.get(f"/parties/{party.id}/?{query}")
+    assert party_page.status_code == 200
+    assert 'aria-pressed="true"' not in text(party_page)
 
 
 def test_page_actions_share_the_apis_play_budget(settings):

@@ -1,0 +1,199 @@
+"""What every page shares: a service's refusal as an error page, the API's throttles
+applied to the pages, the one way a posted roll or score is checked, run and answered,
+and the held dice carried in a page's query string."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+import yatzy
+from accounts.models import User
+from config.api_errors import NotFoundError, ServiceError, error_text
+from config.throttling import ScopedThrottle
+
+View = Callable[..., HttpResponse]
+Response = TypeVar("Response", bound=HttpResponse)
+
+
+def page_errors(view: View) -> View:
+    """A page a service refuses (no such round, day or season; a bad query) is an error
+    page with the service's status and message."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as exc:
+            return error_page(request, error_text(exc), status=exc.status_code)
+
+    return wrapper
+
+
+def error_page(request: HttpRequest, message: str, *, status: int) -> HttpResponse:
+    return render(request, "web/error.html", {"message": message}, status=status)
+
+
+def player_or_none(request: HttpRequest) -> User | None:
+    """The logged-in player, or ``None`` for a visitor."""
+    return request.user if request.user.is_authenticated else None
+
+
+# -- throttles ---------------------------------------------------------------------------
+
+
+class _Scope:
+    """What DRF's throttle reads from a view: its scope. The pages share the API's
+    budgets (per player, else per client address), so neither door lets more through."""
+
+    def __init__(self, scope: str) -> None:
+        self.throttle_scope = scope
+
+
+@dataclass(frozen=True)
+class Throttled:
+    """A page request over its scope's budget: the message to show, and how long to
+    wait (sent as ``Retry-After`` where the answer is a 429)."""
+
+    message: str
+    retry_after: int
+
+    def answer(self, response: Response) -> Response:
+        """``response`` (a 429 page) with its ``Retry-After``."""
+        response["Retry-After"] = str(self.retry_after)
+        return response
+
+    def page(self, request: HttpRequest) -> HttpResponse:
+        """The 429 error page."""
+        return self.answer(error_page(request, self.message, status=429))
+
+
+def throttled(request: HttpRequest, scope: str) -> Throttled | None:
+    """``None`` while ``request`` is within the API's ``scope`` budget, else why not."""
+    throttle = ScopedThrottle()
+    if throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
+        return None
+    wait = int(throttle.wait() or 60) + 1
+    message = _("Too many attempts; try again in %(seconds)s seconds.") % {"seconds": wait}
+    return Throttled(message=message, retry_after=wait)
+
+
+def form_throttled(request: HttpRequest, form: forms.Form, scope: str) -> Throttled | None:
+    """For a page whose form posts: on a POST over ``scope``'s budget, the refusal, with
+    its message on ``form``; else ``None``."""
+    if request.method != "POST":
+        return None
+    refused = throttled(request, scope)
+    if refused:
+        form.add_error(None, refused.message)
+    return refused
+
+
+# -- held dice in the query ----------------------------------------------------------------
+
+
+def _position(text: str, dice: int) -> int | None:
+    # ASCII digits only: str.isdigit() also accepts "²" and "①", which int() refuses.
+    if text.isascii() and text.isdigit() and int(text) < dice:
+        return int(text)
+    return None
+
+
+def held_from_query(query: Any, dice: int) -> list[int]:
+    """The dice held on a page: its ``hold`` positions, with one ``toggle`` flipped (the
+    dice's buttons without JavaScript); anything else in them is ignored.
+
+    >>> from django.http import QueryDict
+    >>> held_from_query(QueryDict("hold=0&hold=4&hold=%C2%B2&hold=9&toggle=4"), 6)
+    [0]
+    """
+    held = {p for p in (_position(text, dice) for text in query.getlist("hold")) if p is not None}
+    toggle = _position(query.get("toggle", ""), dice)
+    if toggle is not None:
+        held ^= {toggle}
+    return sorted(held)
+
+
+def with_holds(url: str, held: Sequence[int | str] = (), **extra: str | int) -> str:
+    """``url`` with the held dice (and any ``extra`` parameters) in its query.
+
+    >>> with_holds("/play/1/", [0, 2], hint=1)
+    '/play/1/?hint=1&hold=0&hold=2'
+    """
+    query: dict[str, str | int | list[int | str]] = {**extra}
+    if held:
+        query["hold"] = list(held)
+    return f"{url}?{urlencode(query, doseq=True)}" if query else url
+
+
+# -- a posted roll or score ------------------------------------------------------------------
+
+FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it stands.")
+
+
+def act(
+    request: HttpRequest,
+    form_class: type[forms.Form],
+    back: Callable[[Sequence[int | str]], str],
+    action: Callable[[dict[str, Any]], object],
+    *,
+    keep_holds: bool,
+) -> HttpResponse:
+    """Check the posted ``form_class``, run a roll or score with its data and go back to
+    the page ``back`` makes from the holds: an incomplete form or a refusal (400, 409)
+    is shown there as its message, over the current state; the holds stay as they
+    were."""
+    form = form_class(request.POST)
+    if not form.is_valid():
+        messages.error(request, FORM_PROBLEM)
+        return HttpResponseRedirect(back(()))
+    held = request.POST.getlist("hold")
+    refused = throttled(request, "play")  # the API's budget per player, shared
+    if refused:
+        messages.error(request, refused.message)
+        return HttpResponseRedirect(back(held))
+    try:
+        action(form.cleaned_data)
+    except NotFoundError as exc:
+        return error_page(request, error_text(exc), status=exc.status_code)
+    except (ServiceError, yatzy.YatzyError) as exc:
+        messages.error(request, error_text(exc))
+        return HttpResponseRedirect(back(held))
+    return HttpResponseRedirect(back(held if keep_holds else ()))
+
+
+def action_view(
+    form_class: type[forms.Form],
+    *,
+    back: Callable[..., str],
+    run: Callable[..., object],
+    keep_holds: bool,
+) -> View:
+    """A page's roll or score form (POST, logged in): ``act`` with the page the path's
+    arguments name, ``back(held, **path)``, and the service call ``run(player, data,
+    **path)``."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, **path: Any) -> HttpResponse:
+        return act(
+            request,
+            form_class,
+            lambda held: back(held, **path),
+            lambda data: run(request.user, data, **path),
+            keep_holds=keep_holds,
+        )
+
+    return view

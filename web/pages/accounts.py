@@ -1,0 +1,135 @@
+"""Log in, register, log out and the player's settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+import yatzy
+from accounts.models import User
+from accounts.services import user_register, user_update
+from config.api_errors import ServiceError, error_text
+from games.rules import ruleset_title
+from web.forms import RegisterForm, SettingsForm
+from web.helpers import form_throttled, throttled
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else reverse("web:home")
+
+
+class PageLoginView(LoginView):
+    template_name = "web/login.html"
+    authentication_form = AuthenticationForm
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        refused = throttled(request, "login")
+        if refused:
+            form = self.get_form()
+            form.is_bound = False
+            return refused.answer(
+                self.render_to_response(
+                    self.get_context_data(form=form, refused=refused.message), status=429
+                )
+            )
+        return super().post(request, *args, **kwargs)
+
+
+@require_http_methods(["GET", "POST"])
+def register(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("web:home")
+    form = RegisterForm(request.POST if request.method == "POST" else None)
+    status = 200
+    refused = form_throttled(request, form, "register")
+    if refused:
+        status = 429
+    elif request.method == "POST":
+        if form.is_valid():
+            try:
+                user, _token = user_register(**form.cleaned_data)
+            except ServiceError as exc:
+                field = "password" if exc.code == "weak_password" else "username"
+                form.add_error(field, error_text(exc))
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                return redirect(_next_url(request))
+        if status == 200:
+            status = 400
+    response = render(
+        request, "web/register.html", {"form": form, "next": _next_url(request)}, status=status
+    )
+    return refused.answer(response) if refused else response
+
+
+@require_http_methods(["GET", "POST"])
+def logout_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        logout(request)
+        return redirect("web:home")
+    return render(request, "web/logout.html")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    initial = {
+        "display_name": user.display_name,
+        "language": user.language,
+        "time_zone": user.time_zone,
+        "ruleset": user.ruleset,
+    }
+    form = SettingsForm(
+        request.POST if request.method == "POST" else None, user=user, initial=initial
+    )
+    if request.method == "POST" and form.is_valid():
+        before = user.ruleset
+        try:
+            user_update(user=user, data=form.cleaned_data)
+        except (ServiceError, yatzy.YatzyError) as exc:
+            form.add_error(None, error_text(exc))
+        else:
+            messages.success(request, _("Your settings are saved."))
+            if user.ruleset != before:
+                messages.info(
+                    request,
+                    _(
+                        "New games use %(ruleset)s with its usual options now; "
+                        "change them below if you like."
+                    )
+                    % {"ruleset": ruleset_title(user.ruleset)},
+                )
+            response = redirect("web:settings")
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                user.language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+            )
+            return response
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "web/settings.html",
+        {"form": form, "ruleset_name": ruleset_title(user.ruleset)},
+        status=status,
+    )

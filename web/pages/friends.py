@@ -1,0 +1,102 @@
+"""Friend challenges: ``/f/{code}`` (who challenged you, on which rules; both
+scorecards once both are done), starting the friend's round, and revoking a code."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from config.api_errors import NotFoundError, ServiceError, error_text
+from games import selectors as game_selectors
+from games import services as game_services
+from games.rules import ruleset_title
+from web import presenters
+from web.forms import FriendStartForm
+from web.helpers import throttled, with_holds
+
+
+def _friend_missing(request: HttpRequest, code: str) -> HttpResponse:
+    return render(request, "web/friend_missing.html", {"code": code}, status=404)
+
+
+@login_required
+def friend(request: HttpRequest, code: str) -> HttpResponse:
+    """``/f/{code}``: who challenged you and on which rules, blind or target, and both
+    scorecards once both are finished. The sharer sees who played and can revoke."""
+    refused = throttled(request, "friend")  # the API's budget against guessing, shared
+    if refused:
+        return refused.page(request)
+    player: User = request.user  # type: ignore[assignment]
+    try:
+        share = game_selectors.share_get(code=code)
+    except NotFoundError:
+        return _friend_missing(request, code)
+    view = game_selectors.friend_view(share=share, player=player)
+    own = share.round.player_id == player.pk
+    return render(
+        request,
+        "web/friend.html",
+        {
+            "view": view,
+            "own": own,
+            "plays": game_selectors.share_plays(share)["plays"] if own else None,
+            "shared_round": share.round_id,
+            "link": request.build_absolute_uri(view["url"]),
+            "ruleset_name": ruleset_title(view["ruleset"]),
+            "rules_url": with_holds(
+                reverse("web:rules", args=[view["ruleset"]]),
+                **presenters.rules_query(view["options"]),
+            ),
+            "form": FriendStartForm(),
+            "comparison": presenters.comparison(view),
+        },
+    )
+
+
+@login_required
+@require_POST
+def friend_play(request: HttpRequest, code: str) -> HttpResponse:
+    """Start (or resume) the friend's round on the shared dice."""
+    back = reverse("web:friend", kwargs={"code": code})
+    refused = throttled(request, "friend")
+    if refused:
+        messages.error(request, refused.message)
+        return HttpResponseRedirect(back)
+    form = FriendStartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose blind or target first."))
+        return HttpResponseRedirect(back)
+    try:
+        rnd, _created = game_services.friend_round_start(
+            code=code,
+            player=request.user,  # type: ignore[arg-type]
+            view=form.cleaned_data["view"],
+        )
+    except NotFoundError:
+        return _friend_missing(request, code)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+        return HttpResponseRedirect(back)
+    return redirect("web:play", round_id=rnd.id)
+
+
+@login_required
+@require_POST
+def friend_revoke(request: HttpRequest, code: str) -> HttpResponse:
+    """The sharer ends a code; back to the shared round's page."""
+    player: User = request.user  # type: ignore[assignment]
+    try:
+        share = game_selectors.share_get_for_sharer(code=code, player=player)
+        game_services.share_revoke(code=code, player=player)
+    except NotFoundError:
+        return _friend_missing(request, code)
+    messages.success(
+        request, _("The code %(code)s is revoked: its link no longer works.") % {"code": share.code}
+    )
+    return redirect("web:play", round_id=share.round_id)

@@ -1,0 +1,148 @@
+"""New solo, computer and party games, the player's games, and the rules."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+import yatzy
+from accounts.models import User
+from config.api_errors import ServiceError, error_text
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import Party, Round
+from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
+from web import presenters
+from web.dice import die_svg
+from web.forms import NewGameForm
+from web.helpers import error_page, form_throttled
+
+NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
+# Finished games per page of the games list.
+GAMES_PAGE = 20
+
+
+def _new_title(mode: str) -> str:
+    if mode == Round.Mode.COMPUTER:
+        return _("Play against the computer")
+    if mode == Round.Mode.PARTY:
+        return _("A party at one table")
+    return _("A solo game with hints")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, mode: str) -> HttpResponse:
+    """The form of a new game: the ruleset (links above the form), its options from the
+    player's settings, the computer's level or the party's seats; posting starts it."""
+    if mode not in NEW_MODES:
+        return error_page(request, _("There is no such kind of game."), status=404)
+    player: User = request.user  # type: ignore[assignment]
+    name = request.POST.get("ruleset") or request.GET.get("ruleset") or player.ruleset
+    if name not in yatzy.RULESETS:
+        name = player.ruleset
+    # The player's settings when it is their ruleset, else the ruleset's defaults.
+    rs = game_services.game_ruleset(player=player, ruleset=name, options=None)
+    form = NewGameForm(request.POST if request.method == "POST" else None, mode=mode, rs=rs)
+    status = 200
+    refused = form_throttled(request, form, "play")
+    if refused:
+        status = 429
+    elif request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = game_services.game_start(
+                    player=player,
+                    mode=mode,
+                    ruleset=name,
+                    options=data["options"],
+                    level=data.get("level"),
+                    seats=data.get("seats"),
+                )
+            except (ServiceError, yatzy.YatzyError) as exc:
+                form.add_error(None, error_text(exc))
+                status = getattr(exc, "status_code", 400)
+            else:
+                kind = Round.Mode.PARTY if isinstance(game, Party) else mode
+                return redirect(presenters.game_url(kind, str(game.id)))
+        else:
+            status = 400
+    path = reverse("web:game-new", kwargs={"mode": mode})
+    response = render(
+        request,
+        "web/game_new.html",
+        {
+            "form": form,
+            "mode": mode,
+            "title": _new_title(mode),
+            "rs": rs,
+            "ruleset_name": ruleset_title(name),
+            "rulesets": [
+                (other, ruleset_title(other), f"{path}?ruleset={other}") for other in yatzy.RULESETS
+            ],
+            "profile_ruleset": player.ruleset == name,
+        },
+        status=status,
+    )
+    return refused.answer(response) if refused else response
+
+
+@login_required
+def games_list(request: HttpRequest) -> HttpResponse:
+    player: User = request.user  # type: ignore[assignment]
+    unfinished = game_selectors.games_for_player(player=player, status=Round.Status.IN_PROGRESS)
+    finished = Paginator(
+        game_selectors.games_for_player(player=player, status=game_selectors.FINISHED), GAMES_PAGE
+    ).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "web/games.html",
+        {
+            # A player has at most MAX_UNFINISHED_GAMES outside the daily, and one daily
+            # round per date unfinished.
+            "unfinished": [
+                presenters.game_line(game_selectors.game_summary(rnd))
+                for rnd in unfinished[: game_services.MAX_UNFINISHED_GAMES + 10]
+            ],
+            "finished": [
+                presenters.game_line(game_selectors.game_summary(rnd)) for rnd in finished
+            ],
+            "page": finished,
+            "modes": NEW_MODES,
+        },
+    )
+
+
+def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """The rules as the API's ``rulesets/<name>/`` gives them (games.rules), with the
+    options of the query string in force, so the page and the API never disagree."""
+    try:
+        rs = ruleset_from_query(ruleset, request.GET)
+    except yatzy.UnknownRulesetError:
+        return error_page(request, _("There is no such ruleset."), status=404)
+    except yatzy.YatzyError as exc:
+        return error_page(request, error_text(exc), status=400)
+    text = ruleset_rules(rs)
+    for box in text["boxes"]:
+        box["dice"] = [{"face": face, "svg": die_svg(face)} for face in box["example"]["dice"]]
+        box["points"] = box["example"]["points"]
+    return render(
+        request,
+        "web/rules.html",
+        {
+            "rs": rs,
+            "text": text,
+            "rulesets": [(name, ruleset_title(name)) for name in yatzy.RULESETS],
+            "per_face": yatzy.bonus_par(rs),
+        },
+    )
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    return redirect("web:rules", ruleset="maxi")

@@ -1,0 +1,123 @@
+"""A round in the browser: its page (dice, scorecard, hint, result, share), the roll and
+score forms, sharing it, and its analysis once over."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from uuid import UUID
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from config.api_errors import NotFoundError, ServiceError, error_text
+from games import selectors as game_selectors
+from games import services as game_services
+from games.models import Round
+from games.rules import ruleset_title
+from leaderboards import selectors as board_selectors
+from web import presenters
+from web.forms import RollForm, ScoreForm
+from web.helpers import action_view, error_page, page_errors, throttled, with_holds
+
+
+def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
+    return with_holds(reverse("web:play", kwargs={"round_id": round_id}), held)
+
+
+@login_required
+@page_errors
+def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
+    player: User = request.user  # type: ignore[assignment]
+    refused = throttled(request, "play") if request.GET.get("hint") else None
+    view = game_selectors.round_view(
+        round_id=round_id, player=player, hint=bool(request.GET.get("hint")) and not refused
+    )
+    state = view["round"]
+    standing = None
+    if state["date"] and state["status"] == Round.Status.COMPLETED:
+        standing = board_selectors.day_standing(
+            day=dt.date.fromisoformat(state["date"]),
+            player=player,
+            total=state["total"],
+            ranked=state["ranked"],
+        )
+    card = presenters.round_card(state, request.GET, standing=standing)
+    playing = state["status"] == Round.Status.IN_PROGRESS
+    hint = None
+    if view["advice"] and playing and request.GET.get("hint"):
+        hint = presenters.hint_panel(
+            view["hint"], refused.message if refused else view["hint_refused"], card
+        )
+    context = {
+        **card,
+        "card": card,
+        "title": presenters.round_title(state, card["ruleset_name"]),
+        "advice": view["advice"],
+        "hint": hint,
+        "share": presenters.share_card(view["share"], request.build_absolute_uri),
+        "challenge": view["challenge"],
+    }
+    return render(request, "web/play.html", context)
+
+
+play_roll = action_view(
+    RollForm,
+    back=lambda held, round_id: _play_url(round_id, held),
+    run=lambda player, data, round_id: game_services.round_roll(
+        round_id=round_id, player=player, **data
+    ),
+    keep_holds=True,
+)
+play_score = action_view(
+    ScoreForm,
+    back=lambda held, round_id: _play_url(round_id, held),
+    run=lambda player, data, round_id: game_services.round_score(
+        round_id=round_id, player=player, **data
+    ),
+    keep_holds=False,
+)
+
+
+@login_required
+@require_POST
+def share(request: HttpRequest, round_id: UUID) -> HttpResponse:
+    """Share a finished round: its code (the same one every time) shows on its page."""
+    try:
+        game_services.share_create(round_id=round_id, player=request.user)  # type: ignore[arg-type]
+    except NotFoundError as exc:
+        return error_page(request, error_text(exc), status=exc.status_code)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("Your challenge is ready: send the link to a friend."))
+    return redirect("web:play", round_id=round_id)
+
+
+@login_required
+@page_errors
+def analysis(request: HttpRequest, round_id: UUID) -> HttpResponse:
+    """Each decision of a finished round against the best one, turn by turn, and the
+    final score the exact table expected after each turn."""
+    player: User = request.user  # type: ignore[assignment]
+    refused = throttled(request, "play")
+    if refused:
+        return refused.page(request)
+    view = game_selectors.round_analysis_view(round_id=round_id, player=player)
+    return render(
+        request,
+        "web/analysis.html",
+        {
+            "round": view["round"],
+            "report": view["analysis"],
+            "turns": presenters.analysis_turns(view["analysis"]),
+            "chart": presenters.analysis_chart(view["analysis"]),
+            "ruleset_name": ruleset_title(view["round"]["ruleset"]),
+        },
+    )

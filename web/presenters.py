@@ -1,0 +1,376 @@
+"""View models: what a page shows, made from what one selector call returned. Pure
+functions of their arguments (no query, no service): the round as a card of dice and
+boxes, the hint panel, the computer's turns, an analysis turn by turn, a friend's
+comparison, the party screen, a board's rows, a line of the games list. The rules they
+show (points, paces, results, ranks) come decided from the selectors and the engine."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+from django.http import QueryDict
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+import yatzy
+from games.models import Round
+from games.rules import box_name, ruleset_title
+from leaderboards.links import page_link
+from leaderboards.selectors import BoardView
+from web import charts
+from web.dice import die_svg
+from web.helpers import held_from_query, with_holds
+
+# How many moves a hint shows: the best and the next alternatives.
+HINT_MOVES = 5
+
+
+def mini_dice(faces: Sequence[int], marked: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """Small dice for a text (a hint, an analysis, the computer's rolls); ``marked``
+    positions are shown as kept."""
+    return [
+        {"face": face, "svg": die_svg(face), "kept": i in marked} for i, face in enumerate(faces)
+    ]
+
+
+def move_view(move: dict[str, Any]) -> dict[str, Any]:
+    """A move of a hint or an analysis as the page words it: the faces it keeps (as
+    dice), the box it fills with its points, the final score expected after it."""
+    return {
+        **move,
+        "keep_dice": mini_dice(move["keep"]),
+        "box": box_name(move["category"]) if move["category"] else None,
+    }
+
+
+def game_url(mode: str, game_id: str) -> str:
+    """The page of a game: a party's screen, else the round's play page."""
+    if mode == Round.Mode.PARTY:
+        return reverse("web:party", kwargs={"party_id": game_id})
+    return reverse("web:play", kwargs={"round_id": game_id})
+
+
+# -- a round as a card ---------------------------------------------------------------------
+
+
+def opponent_card(opponent: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The computer's card: its scorecard and each of its turns (the dice of every
+    roll, with the dice it kept for the next one marked, and the box it filled)."""
+    if opponent is None:
+        return None
+    turns = [
+        {
+            "number": turn["turn"] + 1,
+            "rolls": [
+                {
+                    "number": r + 1,
+                    "dice": mini_dice(dice, turn["holds"][r] if r < len(turn["holds"]) else ()),
+                    "kept": r < len(turn["holds"]),
+                }
+                for r, dice in enumerate(turn["rolls"])
+            ],
+            "box": box_name(turn["category"]),
+            "points": turn["points"],
+        }
+        for turn in opponent["turns"]
+    ]
+    return {
+        "level": Round.Level(opponent["level"]).label,
+        "scorecard": opponent["scorecard"],
+        "upper_total": opponent["upper_total"],
+        "bonus": opponent["bonus"],
+        "total": opponent["total"],
+        "turns": turns,
+        "last": turns[-1] if turns else None,
+    }
+
+
+def standing_card(standing: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A finished daily round's place on its day (``leaderboards.selectors.day_standing``)
+    with the day's score distribution as a chart."""
+    if standing is None:
+        return None
+    me = standing["me"]
+    return {
+        "board": standing["board"],
+        "count": standing["count"],
+        "me": me,
+        "chart": charts.distribution(standing["values"], me["value"] if me else None),
+    }
+
+
+def round_card(
+    state: dict[str, Any],
+    query: Any,
+    *,
+    play_url: str | None = None,
+    roll_url: str | None = None,
+    score_url: str | None = None,
+    seat: int | None = None,
+    standing: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the play page shows of a round (``state``: the API's round payload) of any
+    mode: the dice with the holds in ``query``, the scorecard with each open box's
+    points now, the upper bonus pace, the computer's card, and a finished daily round's
+    ``standing``. A party's page passes its own URLs and the ``seat`` its forms act for."""
+    ruleset = yatzy.get_ruleset(state["ruleset"], **state["rules"])
+    pace = yatzy.bonus_pace(ruleset, state["scorecard"])
+    playing = state["status"] == Round.Status.IN_PROGRESS
+    can_hold = playing and state["roll"] > 0 and state["rolls_left"] > 0
+    held = held_from_query(query, len(state["dice"])) if can_hold else []
+    dice = [
+        {
+            "index": i,
+            "number": i + 1,
+            "face": face,
+            "svg": die_svg(face),
+            "held": i in held,
+            "suggested": False,
+        }
+        for i, face in enumerate(state["dice"])
+    ]
+    opponent = opponent_card(state["opponent"])
+    boxes = [
+        {
+            "id": box,
+            "name": box_name(box),
+            "points": points,
+            "now": state["options"].get(box),
+            "upper": box in pace["par"],
+            "par": pace["par"].get(box),
+            "pace": pace["boxes"].get(box),
+            "opponent": opponent["scorecard"][box] if opponent else None,
+            "suggested": False,
+        }
+        for box, points in state["scorecard"].items()
+    ]
+    round_id = state["id"]
+    return {
+        "round": state,
+        "day": dt.date.fromisoformat(state["date"]) if state["date"] else None,
+        "ruleset_name": ruleset_title(state["ruleset"]),
+        "dice": dice,
+        "dice_count": ruleset.dice_count,
+        "held": held,
+        "can_hold": can_hold,
+        "can_roll": playing and state["rolls_left"] > 0,
+        "upper_boxes": [box for box in boxes if box["upper"]],
+        "lower_boxes": [box for box in boxes if not box["upper"]],
+        "pace": pace,
+        "opponent": opponent,
+        "finished": standing_card(standing),
+        "play_url": play_url or reverse("web:play", kwargs={"round_id": round_id}),
+        "roll_url": roll_url or reverse("web:play-roll", kwargs={"round_id": round_id}),
+        "score_url": score_url or reverse("web:play-score", kwargs={"round_id": round_id}),
+        "seat": seat,
+    }
+
+
+def hint_panel(
+    hint: dict[str, Any] | None, refused: str | None, card: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The hint panel: the best move and the next ones with their expected final
+    scores; the best move's dice (or box) are marked on ``card``. A refusal (the table
+    still being built, saved rolls, a throttle) is the panel's message."""
+    if refused is not None:
+        return {"error": refused}
+    if hint is None:
+        return None
+    best = hint["best"]
+    moves = []
+    for move in hint["moves"][:HINT_MOVES]:
+        shown = move_view(move)
+        shown["behind"] = best["expected"] - move["expected"]
+        if move["kind"] == "hold":
+            shown["apply_url"] = with_holds(card["play_url"], move["hold"], hint=1)
+        moves.append(shown)
+    if best["kind"] == "hold":
+        for die in card["dice"]:
+            die["suggested"] = die["index"] in best["hold"]
+    if best["kind"] == "score":
+        for box in card["upper_boxes"] + card["lower_boxes"]:
+            box["suggested"] = box["id"] == best["category"]
+    return {"best": moves[0], "others": moves[1:], "count": len(hint["moves"])}
+
+
+def round_title(state: dict[str, Any], ruleset: str) -> str:
+    """The play page's title: the daily's date, else the ``ruleset``'s name and the mode."""
+    if state["date"]:
+        return _("Daily of %(date)s") % {"date": state["date"]}
+    if state["mode"] == Round.Mode.COMPUTER:
+        return _("%(ruleset)s against the computer") % {"ruleset": ruleset}
+    if state["mode"] == Round.Mode.FRIEND:
+        return _("%(ruleset)s: a friend's challenge") % {"ruleset": ruleset}
+    if state["mode"] == Round.Mode.SOLO:
+        return _("%(ruleset)s: a solo game") % {"ruleset": ruleset}
+    return ruleset
+
+
+def share_card(share: dict[str, Any] | None, absolute: Any) -> dict[str, Any] | None:
+    """The live friend code of a finished round, its link (``absolute`` makes it a
+    full address) and who played it."""
+    if share is None:
+        return None
+    return {**share, "link": absolute(share["url"])}
+
+
+# -- an analysis ----------------------------------------------------------------------------
+
+
+def analysis_turns(analysis: dict[str, Any]) -> list[dict[str, Any]]:
+    """The analysis turn by turn: each decision with the dice it was made on, what was
+    played and the best move, and the points the turn lost."""
+    turns: dict[int, dict[str, Any]] = {}
+    for decision in analysis["decisions"]:
+        turn = turns.setdefault(
+            decision["turn"], {"number": decision["turn"] + 1, "decisions": [], "loss": 0.0}
+        )
+        turn["decisions"].append(
+            {
+                **decision,
+                "dice_shown": mini_dice(decision["dice"], decision["played"]["hold"]),
+                "played": move_view(decision["played"]),
+                "best": move_view(decision["best"]),
+            }
+        )
+        turn["loss"] += decision["loss"]
+    return list(turns.values())
+
+
+def analysis_chart(analysis: dict[str, Any]) -> charts.Chart:
+    """The final score the exact table expected from the start and after each turn."""
+    after_turns = [d["played"]["expected"] for d in analysis["decisions"] if d["kind"] == "score"]
+    return charts.expectation(analysis["expected_start"], after_turns)
+
+
+# -- a friend's challenge ---------------------------------------------------------------------
+
+
+def comparison(view: dict[str, Any]) -> dict[str, Any] | None:
+    """Both scorecards side by side, box by box and turn by turn, once both are done
+    (``view``: the friend view of ``games.selectors.friend_view``)."""
+    mine, theirs = view["my_round"], view["sharer_round"]
+    if mine is None or theirs is None:
+        return None
+    return {
+        "boxes": [
+            {"name": box_name(box), "mine": points, "theirs": theirs["scorecard"][box]}
+            for box, points in mine["scorecard"].items()
+        ],
+        "turns": [
+            {
+                "number": a["turn"] + 1,
+                "sides": [
+                    {
+                        **side,
+                        "box": box_name(side["category"]),
+                        "dice_shown": mini_dice(side["dice"]),
+                    }
+                    for side in (a, b)
+                ],
+            }
+            for a, b in zip(mine["turns"], theirs["turns"], strict=True)
+        ],
+        "mine": mine["total"],
+        "theirs": theirs["total"],
+        "result": yatzy.result_of(mine["total"], theirs["total"]),
+    }
+
+
+def rules_query(options: dict[str, Any]) -> dict[str, str]:
+    """Options as the rules page's query takes them (``upper_bonus=75,50``).
+
+    >>> rules_query({"upper_bonus": [75, 50], "forced_order": True})
+    {'upper_bonus': '75,50', 'forced_order': 'true'}
+    """
+    return {
+        name: ",".join(map(str, value)) if isinstance(value, list) else str(value).lower()
+        for name, value in options.items()
+    }
+
+
+# -- a party ----------------------------------------------------------------------------------
+
+
+def party_url(party_id: str, held: Sequence[int | str] = ()) -> str:
+    return with_holds(reverse("web:party", kwargs={"party_id": party_id}), held)
+
+
+def party_screen(party: dict[str, Any], query: Any) -> dict[str, Any]:
+    """The party screen (``party``: the API's party payload): whose turn it is, that
+    seat's dice and scorecard (its forms act for that seat), every seat's scorecard,
+    and the standings with draws."""
+    url = party_url(party["id"])
+    roll_url = reverse("web:party-roll", kwargs={"party_id": party["id"]})
+    score_url = reverse("web:party-score", kwargs={"party_id": party["id"]})
+    seats = []
+    for seat in party["seats"]:
+        current = seat["seat"] == party["current_seat"]
+        card = round_card(
+            seat["round"],
+            query if current else QueryDict(),
+            play_url=url,
+            roll_url=roll_url,
+            score_url=score_url,
+            seat=seat["seat"],
+        )
+        seats.append({"seat": seat["seat"], "name": seat["name"], "current": current, "card": card})
+    ranks = [line["rank"] for line in party["standings"]]
+    standings = [{**line, "draw": ranks.count(line["rank"]) > 1} for line in party["standings"]]
+    current_seat = next((seat for seat in seats if seat["current"]), None)
+    first = [line for line in standings if line["rank"] == 1]
+    return {
+        "winners": [line["name"] for line in first],
+        "winners_total": first[0]["total"] if first else None,
+        "party": party,
+        "seats": seats,
+        "current": current_seat,
+        "card": current_seat["card"] if current_seat else None,
+        "standings": standings,
+        "ruleset_name": ruleset_title(party["ruleset"]),
+        "theme": seats[0]["card"]["round"]["theme"],
+        "play_url": url,
+    }
+
+
+# -- boards and the games list -------------------------------------------------------------
+
+
+def board_rows(view: BoardView, username: str | None) -> list[dict[str, Any]]:
+    """A board page's rows, each linked to its player's page; ``username``'s is ``me``."""
+    # One reverse for the page, not one per row: the rows' links share the prefix.
+    players = reverse("web:player", kwargs={"username": "-"})[:-2]
+    return [
+        {**row, "me": row["username"] == username, "url": f"{players}{quote(row['username'])}/"}
+        for row in view.results
+    ]
+
+
+def board_links(view: BoardView, url: str) -> dict[str, str | None]:
+    """A board page's next and previous pages (``url``: the page's own path and query)."""
+    return {
+        "next_url": page_link(url, view.page, view.after, step=1) if view.has_next else None,
+        "previous_url": page_link(url, view.page, view.before, step=-1)
+        if view.has_previous
+        else None,
+    }
+
+
+def game_line(summary: dict[str, Any]) -> dict[str, Any]:
+    """One line of the games list (``games.selectors.game_summary``), with its mode and
+    ruleset named and its link."""
+    mode = str(Round.Mode(summary["mode"]).label)
+    if summary["level"]:
+        mode = _("%(mode)s (%(level)s)") % {
+            "mode": mode,
+            "level": Round.Level(summary["level"]).label,
+        }
+    return {
+        **summary,
+        "mode_name": mode,
+        "ruleset_name": ruleset_title(summary["ruleset"]),
+        "url": game_url(summary["mode"], summary["id"]),
+    }
