@@ -21,6 +21,7 @@ from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_visible
 from games.models import Round
+from games.selectors import rounds_counting
 from games.skill import day_analysed
 from leaderboards import boards
 from leaderboards.models import BoardEntry, BoardHistogram, Season
@@ -481,9 +482,7 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     best = lines.get(boards.BEST)
     streak = lines.get(boards.STREAK)
     decisions = lines.get(boards.DECISIONS)
-    played = Round.objects.filter(
-        player=player, ranked=True, status=Round.Status.COMPLETED, excluded_at__isnull=True
-    )
+    played = rounds_counting().filter(player=player)
     recent = played.order_by("-challenge__date").values_list(
         "challenge__date", "total", "loss", "luck"
     )

@@ -19,7 +19,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Round
+from games.selectors import rounds_counting
 from leaderboards import boards, sql
 from leaderboards.boards import SeasonSpan
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
@@ -178,9 +178,7 @@ def board_day_freeze(*, day: dt.date) -> list[int]:
 
 def boards_expected() -> set[str]:
     """Every board the Round table and the seasons call for."""
-    counting = Round.objects.filter(
-        ranked=True, status=Round.Status.COMPLETED, excluded_at__isnull=True
-    ).order_by()
+    counting = rounds_counting().order_by()
     dates = set(counting.values_list("challenge__date", flat=True).distinct())
     analysed = set(
         counting.filter(loss__isnull=False).values_list("challenge__date", flat=True).distinct()

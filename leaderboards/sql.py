@@ -30,7 +30,7 @@ _ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak
 
 
 # The rounds that count on the boards: completed, ranked, not excluded by an
-# administrator (games.skill.round_exclude).
+# administrator (games.selectors.rounds_counting says the same for the ORM).
 _COUNTS = "r.ranked = %s AND r.status = %s AND r.excluded_at IS NULL"
 # A round's loss in ten-thousandths of a point, an integer (its loss is stored rounded to
 # four places, so this is exact), from which the decisions boards' hundredths are taken
