@@ -60,7 +60,8 @@ def yahtzee_table(tables_dir: Path) -> Table:
 @pytest.fixture(scope="session")
 def maxi_tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tables directory holding the Maxi table: a link to the file in the shared cache
-    (``tests/shared_tables.py``: built at most once per machine and engine version)."""
+    (``tests/shared_tables.py``: built at most once per machine and version of the rules
+    and the solver)."""
     cached = shared_tables.cached_table(yatzy.get_ruleset("maxi"))
     directory = tmp_path_factory.mktemp("maxi-tables")
     (directory / cached.name).symlink_to(cached)

@@ -2,9 +2,10 @@
 
 A daily is always Maxi, so every test of hints and analysis on a daily round needs the
 Maxi table (~3.5 min and ~430 MB to build, a 268 MB file). It is built into a shared
-cache directory, outside any test's temporary directory, keyed by the engine's source
-(``yatzy/``: a change to the rules or the solver gets a table of its own) and, through
-the file name, by the table's key. ``yatzy.strategy.solve`` holds a file lock while it
+cache directory, outside any test's temporary directory, keyed by the source its values
+come from (the rules and the solver, :data:`TABLE_SOURCES`: a change there gets a table
+of its own, a change elsewhere in the engine reuses the file) and, through the file
+name, by the table's key. ``yatzy.strategy.solve`` holds a file lock while it
 builds, so xdist workers and the two suites of a CI run that ask at once wait for one
 build and then reuse it.
 
@@ -25,20 +26,29 @@ from yatzy.strategy import solve
 
 ENV_CACHE = "YATZY_TEST_TABLES_CACHE"
 ENGINE = Path(yatzy.__file__).resolve().parent
+# What a table's values depend on: the rulesets and their scoring, and the solver.
+TABLE_SOURCES = (
+    "rules.py",
+    "strategy/_kernel.py",
+    "strategy/_layout.py",
+    "strategy/_multisets.py",
+    "strategy/_rules.py",
+    "strategy/tables.py",
+)
 
 
-def engine_digest() -> str:
-    """A digest of the engine's Python source: tables built by other code are not reused."""
+def sources_digest() -> str:
+    """A digest of :data:`TABLE_SOURCES`: tables built by other code are not reused."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINE.rglob("*.py")):
-        digest.update(str(path.relative_to(ENGINE)).encode())
-        digest.update(path.read_bytes())
+    for name in TABLE_SOURCES:
+        digest.update(name.encode())
+        digest.update((ENGINE / name).read_bytes())
     return digest.hexdigest()[:16]
 
 
 def cache_dir() -> Path:
     base = os.environ.get(ENV_CACHE) or platformdirs.user_cache_dir("maxi-yatzy-daily")
-    return Path(base) / "tables" / engine_digest()
+    return Path(base) / "tables" / sources_digest()
 
 
 def cached_table(rs: yatzy.Ruleset) -> Path:
