@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install install-run run test test-figures lint bench bench-api bench-leaderboards bench-pages messages catalogues
+.PHONY: install install-run run test test-figures lint bench bench-api bench-leaderboards bench-pages bench-skill messages catalogues
 
 # Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
 # mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
@@ -76,6 +76,12 @@ bench-api: install
 
 bench-leaderboards: install
 	$(PY) -m bench.leaderboards
+
+# The analysis of a revealed day (skill and luck) by one Celery worker and by two, and the
+# workers a million rounds need (BENCH_DATABASE_URL, default a yatzy_bench_skill
+# database it recreates; the configured broker; the Maxi table, built first if missing).
+bench-skill: install
+	$(PY) -m bench.skill $(BENCH_SKILL_ARGS)
 
 # The web pages' render times on the leaderboards' data beside a plain template page
 # (BENCH_DATABASE_URL, default a yatzy_bench_pages database it recreates).

@@ -11,7 +11,9 @@ rounds with COPY, then measures:
 - day close of the last day (``games.services.day_close``: expire, catch up, freeze);
 - the incremental update per completed ranked round (``board_record_round``);
 - rank lookups for random players (histogram, ``board_rank``) against the naive
-  ``1 + count(*) of higher values`` query, and page reads through the selectors.
+  ``1 + count(*) of higher values`` query, and page reads through the selectors; the
+  rounds carry a loss (as analysed, ``docs/skill.md``), so the decisions boards, whose
+  histograms hold thousands of distinct values, are among them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import random
 import statistics
 import time
 import uuid
+from typing import Any
 from urllib.parse import urlparse, urlunparse
 
 from bench.machine import describe
@@ -51,6 +54,24 @@ def _setup(url: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+def copy_players(cur: Any, count: int, prefix: str) -> tuple[int, int]:
+    """``count`` players named ``prefix0``, ``prefix1``, … with COPY (no usable
+    password); returns the lowest and highest id."""
+    now = dt.datetime.now(dt.UTC)
+    with cur.copy(
+        "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
+        " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
+        " FROM STDIN"
+    ) as copy:
+        for i in range(count):
+            copy.write_row(
+                ("!", False, f"{prefix}{i}", "", "", "", False, True, now, "", "en", "UTC")
+            )
+    cur.execute("SELECT min(id), max(id) FROM accounts_user")
+    low, high = cur.fetchone()
+    return low, high
+
+
 def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date], int]:
     """Players, one challenge per day ending yesterday, and ~70% of players' ranked rounds
     each day (so streaks vary), all with COPY."""
@@ -63,22 +84,13 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
     dates = [today - dt.timedelta(days=days - n) for n in range(days)]
     challenges = {d: challenge_get_or_create(day=d) for d in dates}
     raw = connection.cursor().connection  # the psycopg 3 connection
-    now = dt.datetime.now(dt.UTC)
     with raw.cursor() as cur:
-        with cur.copy(
-            "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
-            " FROM STDIN"
-        ) as copy:
-            for i in range(players):
-                copy.write_row(("!", False, f"p{i}", "", "", "", False, True, now, "", "en", "UTC"))
-        cur.execute("SELECT min(id), max(id) FROM accounts_user")
-        low, high = cur.fetchone()
+        low, high = copy_players(cur, players, "p")
         rounds = 0
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
-            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at)"
-            " FROM STDIN"
+            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at,"
+            " loss, luck, analysed_at) FROM STDIN"
         ) as copy:
             for day in dates:
                 challenge = challenges[day]
@@ -89,6 +101,8 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
                         continue
                     total = max(40, min(649, int(rng.gauss(260, 45))))
                     done = opens + dt.timedelta(seconds=rng.randrange(86_000))
+                    # Analysed (docs/skill.md): the loss to four decimals, a few perfect.
+                    loss = 0.0 if rng.random() < 0.01 else round(rng.lognormvariate(3.5, 0.6), 4)
                     copy.write_row(
                         (
                             uuid.uuid4(),
@@ -105,6 +119,9 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
                             total,
                             done,
                             done,
+                            done,
+                            loss,
+                            round(total - 394.5575 + loss, 4),
                             done,
                         )
                     )
@@ -154,6 +171,7 @@ def main() -> None:
     from games import services as game_services
     from games.models import Round
     from leaderboards import boards, selectors, services
+    from leaderboards.ranking import Histogram
 
     print(
         f"machine: {describe()} | PostgreSQL {connection.cursor().connection.info.server_version}"
@@ -221,7 +239,7 @@ def main() -> None:
         "SELECT 1 + count(*) FROM leaderboards_boardentry WHERE board = %s AND value > "
         "(SELECT value FROM leaderboards_boardentry WHERE board = %s AND player_id = %s)"
     )
-    for key in (boards.daily_key(last), boards.BEST, boards.STREAK):
+    for key in (boards.daily_key(last), boards.BEST, boards.STREAK, boards.decisions_key(last)):
         ids = [pid for pid in rng.sample(range(low, high + 1), args.samples * 2)]
         fast, naive = [], []
         # Two separate loops: a naive count scans the board, and interleaving it would
@@ -244,9 +262,17 @@ def main() -> None:
 
     # Page reads as the API does them (histogram + page + me), first and deepest pages.
     player = User.objects.get(pk=low)
-    for key, kind in ((boards.daily_key(last), boards.DAILY), (boards.STREAK, boards.STREAK)):
+    for key, kind in (
+        (boards.daily_key(last), boards.DAILY),
+        (boards.STREAK, boards.STREAK),
+        (boards.decisions_key(last), boards.DECISIONS),
+        (boards.DECISIONS, boards.DECISIONS_MEAN),
+    ):
         board = selectors.Board(key, kind)
+        print(f"{key}: {len(Histogram.of(key).rows):,} distinct values")
         count = selectors.board_page(board=board, player=player, page=1, size=50).count
+        if count < 100:  # too few days for a mean decisions line (fewer than 5)
+            continue
         for label, page in (("first", 1), ("middle", count // 100), ("last", (count + 49) // 50)):
             # By number (a jump) and by the cursor of the page before (a `next` link).
             before = selectors.board_page(

@@ -40,9 +40,11 @@ RESTART_STABLE_SECONDS = 60.0
 WORKER_ARGS = ["-A", "config", "worker", "--beat", "--pool=solo", "--loglevel=INFO"]
 # Strategy tables take seconds (Yatzy, Yahtzee) to minutes (Maxi): their own worker, so
 # board updates and day closes never wait behind a build. It builds the missing default
-# tables as soon as it starts, the fast ones first.
+# tables as soon as it starts, the fast ones first. It also analyses revealed days
+# (games.skill, the `analysis` queue), which waits for the Maxi table anyway.
 TABLES_WORKER_ARGS = [
-    "-A", "config", "worker", "-Q", "tables", "--pool=solo", "--loglevel=INFO", "-n", "tables@%h",
+    "-A", "config", "worker", "-Q", "tables,analysis", "--pool=solo", "--loglevel=INFO",
+    "-n", "tables@%h",
 ]  # fmt: skip
 
 _signals: list[int] = []

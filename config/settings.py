@@ -178,7 +178,12 @@ CELERY_IMPORTS = ["config.tasks"]  # the project's own jobs (the apps' are autod
 # exactly one `celery beat` process runs it.
 # Strategy-table builds take minutes of CPU (Maxi): they have their own queue and worker,
 # so board updates never wait behind one.
-CELERY_TASK_ROUTES = {"games.tasks.tables_build_due": {"queue": "tables"}}
+# The analysis of a revealed day's rounds (games.skill) is an hour of CPU at a million
+# rounds: its own queue too, served by the tables worker and any analysis workers.
+CELERY_TASK_ROUTES = {
+    "games.tasks.tables_build_due": {"queue": "tables"},
+    "games.tasks.skill_analyse_next": {"queue": "analysis"},
+}
 CELERY_BEAT_SCHEDULE = {
     "games-tables-build-due": {
         "task": "games.tasks.tables_build_due",
@@ -190,6 +195,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.experts_play_due",
         "schedule": timedelta(minutes=5),
         "options": {"expires": 280},
+    },
+    # Plan the analysis of each revealed day's ranked rounds, and restart its chunks'
+    # relays if they stopped (a worker killed mid-chunk, a message the broker lost).
+    "games-analyses-due": {
+        "task": "games.tasks.skill_analyses_due",
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 55},
     },
     "daily-ensure-upcoming-challenges": {
         "task": "daily.tasks.challenges_ensure_upcoming",
@@ -239,6 +251,17 @@ STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
 STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = env.int("STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2)
 # A worker that starts queues the missing default tables (Yatzy, Yahtzee, then Maxi).
 STRATEGY_TABLES_BUILD_AT_START = env.bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
+
+# --- Skill and luck (games.skill) -----------------------------------------------------
+# Rounds per chunk of a revealed day's analysis, and how many chunk jobs circulate at a
+# time (at least the number of processes serving the `analysis` queue).
+SKILL_CHUNK_ROUNDS = env.int("SKILL_CHUNK_ROUNDS", default=200)
+SKILL_RELAYS = env.int("SKILL_RELAYS", default=16)
+# A chunk whose worker has stored nothing for this long lost it: another worker takes it.
+SKILL_STALE_SECONDS = env.int("SKILL_STALE_SECONDS", default=60)
+# Fair play: an analysed ranked round that lost fewer expected points than this is
+# flagged for review in the admin.
+FAIR_PLAY_LOSS = env.float("FAIR_PLAY_LOSS", default=0.5)
 
 # --- Auth and API ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

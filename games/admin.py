@@ -1,14 +1,60 @@
 from typing import Any
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Party, Round, ShareCode, StrategyTable
+from games import skill
+from games.models import AnalysisChunk, Party, Round, ShareCode, StrategyTable
 from games.selectors import round_status
 from games.services import round_delete, share_codes_revoke
 from games.tables import table_deletable, table_delete
+
+
+class FairPlayFilter(admin.SimpleListFilter):
+    """Skill and luck (games.skill): the rounds to review, and where the analysis is."""
+
+    title = _("fair play")
+    parameter_name = "fair_play"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            (
+                "flagged",
+                gettext("Flagged for review (lost under %(limit)s points)")
+                % {"limit": settings.FAIR_PLAY_LOSS},
+            ),
+            ("excluded", gettext("Excluded from the boards")),
+            ("analysed", gettext("Analysed")),
+            ("unanalysed", gettext("Not analysed yet")),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Round]) -> QuerySet[Round]:
+        value = self.value()
+        if value == "flagged":
+            return queryset.filter(skill.flagged())
+        if value == "excluded":
+            return queryset.filter(excluded_at__isnull=False)
+        if value == "analysed":
+            return queryset.filter(loss__isnull=False)
+        if value == "unanalysed":
+            return queryset.filter(ranked=True, status=Round.Status.COMPLETED, loss__isnull=True)
+        return queryset
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_("Kept in the admin log of each round."),
+    )
 
 
 @admin.register(Round)
@@ -23,9 +69,18 @@ class RoundAdmin(admin.ModelAdmin):
         "ranked",
         "status_shown",
         "total",
+        "loss",
+        "luck",
+        "excluded_shown",
         "started_at",
     )
-    list_filter = ("status", "ranked", "mode", ("challenge__date", admin.DateFieldListFilter))
+    list_filter = (
+        FairPlayFilter,
+        "status",
+        "ranked",
+        "mode",
+        ("challenge__date", admin.DateFieldListFilter),
+    )
     search_fields = ("player__username", "id")
     list_select_related = ("player", "challenge")
     readonly_fields = (
@@ -43,13 +98,109 @@ class RoundAdmin(admin.ModelAdmin):
         "started_at",
         "updated_at",
         "completed_at",
+        "loss",
+        "luck",
+        "analysed_at",
+        "excluded_at",
     )
     exclude = ("seed", "snapshot", "opponent")  # the snapshots carry the seed
+    actions = ["exclude_from_boards", "reinstate_on_boards"]
 
     @admin.display(description=_("status"), ordering="status")
     def status_shown(self, obj: Round) -> str:
         # As every read shows it: expired from the reveal on, before a job stores it.
         return round_status(obj)
+
+    @admin.display(description=_("excluded"), boolean=True, ordering="excluded_at")
+    def excluded_shown(self, obj: Round) -> bool:
+        return obj.excluded_at is not None
+
+    def has_exclude_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.exclude_round")
+
+    @admin.action(
+        description=_("Exclude the selected ranked rounds from every board"),
+        permissions=["exclude"],
+    )
+    def exclude_from_boards(
+        self, request: HttpRequest, queryset: QuerySet[Round]
+    ) -> HttpResponse | None:
+        return self._recount(request, queryset, exclude=True)
+
+    @admin.action(
+        description=_("Reinstate the selected rounds on the boards"), permissions=["exclude"]
+    )
+    def reinstate_on_boards(
+        self, request: HttpRequest, queryset: QuerySet[Round]
+    ) -> HttpResponse | None:
+        return self._recount(request, queryset, exclude=False)
+
+    def _recount(
+        self, request: HttpRequest, queryset: QuerySet[Round], *, exclude: bool
+    ) -> HttpResponse | None:
+        """Ask for the reason, then exclude (or reinstate) each round through
+        ``games.skill`` and keep the reason in its admin log."""
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(
+                request,
+                "admin/games/round/recount.html",
+                {
+                    **self.admin_site.each_context(request),
+                    "title": _("Exclude rounds from the boards")
+                    if exclude
+                    else _("Reinstate rounds on the boards"),
+                    "opts": self.model._meta,
+                    "rounds": queryset.select_related("player", "challenge"),
+                    "form": form,
+                    "action": request.POST["action"],
+                    "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                    "exclude": exclude,
+                },
+            )
+        reason = form.cleaned_data["reason"]
+        changed = 0
+        for rnd in queryset.select_related("challenge"):
+            done = skill.round_exclude(rnd=rnd) if exclude else skill.round_reinstate(rnd=rnd)
+            if done:
+                changed += 1
+                template = (
+                    gettext("Excluded from every board: %(reason)s")
+                    if exclude
+                    else gettext("Reinstated on the boards: %(reason)s")
+                )
+                self.log_change(request, rnd, template % {"reason": reason})
+        skipped = queryset.count() - changed
+        self.message_user(
+            request,
+            (
+                ngettext(
+                    "%(count)d round excluded from every board.",
+                    "%(count)d rounds excluded from every board.",
+                    changed,
+                )
+                if exclude
+                else ngettext(
+                    "%(count)d round reinstated on the boards.",
+                    "%(count)d rounds reinstated on the boards.",
+                    changed,
+                )
+            )
+            % {"count": changed},
+            messages.SUCCESS,
+        )
+        if skipped:
+            self.message_user(
+                request,
+                ngettext(
+                    "%(count)d round left as it was (not ranked, or already so).",
+                    "%(count)d rounds left as they were (not ranked, or already so).",
+                    skipped,
+                )
+                % {"count": skipped},
+                messages.WARNING,
+            )
+        return None
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -200,6 +351,42 @@ class PartyAdmin(admin.ModelAdmin):
     )
     fields = readonly_fields
     inlines = [SeatsInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AnalysisChunk)
+class AnalysisChunkAdmin(admin.ModelAdmin):
+    """How far the analysis of each revealed day has come (games.skill): read-only."""
+
+    list_display = (
+        "challenge",
+        "status",
+        "rounds",
+        "analysed",
+        "failed",
+        "claimed_at",
+        "updated_at",
+    )
+    list_filter = ("status", ("challenge__date", admin.DateFieldListFilter))
+    list_select_related = ("challenge",)
+    readonly_fields = (
+        "challenge",
+        "first_id",
+        "next_id",
+        "status",
+        "rounds",
+        "analysed",
+        "failed",
+        "created_at",
+        "claimed_at",
+        "updated_at",
+    )
+    fields = readonly_fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

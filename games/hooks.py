@@ -15,3 +15,10 @@ ranked_round_removed = Hook("games.ranked_round_removed")
 
 day_closing = Hook("games.day_closing")
 """``(day)``: a day is being closed; every round of it is final from now on."""
+
+ranked_round_analysed = Hook("games.ranked_round_analysed")
+"""``(round_id)``: a ranked round's ``loss`` and ``luck`` have just been stored."""
+
+ranked_round_recounted = Hook("games.ranked_round_recounted")
+"""``(player_id, day)``: a ranked round of ``day`` has just been excluded from the boards,
+or reinstated."""

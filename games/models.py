@@ -1,5 +1,6 @@
 """A round: one player's game of one ruleset from one seed, stored as its engine state;
-the share codes of friend challenges; parties of 2-4 seats; the strategy tables."""
+the share codes of friend challenges; parties of 2-4 seats; the strategy tables; the
+chunks of a revealed day's analysis (skill and luck, ``games.skill``)."""
 
 import uuid
 
@@ -116,14 +117,47 @@ class Round(models.Model):
     seat_name = models.CharField(
         _("seat name"), max_length=30, blank=True, default="", db_default=""
     )
+    # Skill and luck (SPEC §12): stored by the analysis job once the day is revealed.
+    loss = models.FloatField(
+        _("loss"),
+        null=True,
+        blank=True,
+        help_text=_("Expected points the round's decisions gave away against optimal play."),
+    )
+    luck = models.FloatField(
+        _("luck"),
+        null=True,
+        blank=True,
+        help_text=_("The total minus what optimal play averages, plus the loss: the dice's part."),
+    )
+    analysed_at = models.DateTimeField(_("analysed at"), null=True, blank=True)
+    excluded_at = models.DateTimeField(
+        _("excluded at"),
+        null=True,
+        blank=True,
+        help_text=_("Set by an administrator: the round counts on no board."),
+    )
 
     class Meta:
         ordering = ["-started_at"]
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
+        permissions = [("exclude_round", _("Can exclude a round from the boards"))]
         indexes = [
             models.Index(fields=["challenge", "ranked", "status"]),
             models.Index(fields=["player", "-started_at"], name="round_player_newest"),
+            # What the analysis job still has to do: small, it holds no analysed round.
+            models.Index(
+                fields=["challenge", "id"],
+                condition=Q(ranked=True, status="completed", loss__isnull=True),
+                name="round_unanalysed",
+            ),
+            # Fair play: the lowest losses of analysed ranked rounds (the admin's filter).
+            models.Index(
+                fields=["loss"],
+                condition=Q(ranked=True, loss__isnull=False),
+                name="round_ranked_loss",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -169,6 +203,20 @@ class Round(models.Model):
                 condition=Q(status="completed", total__isnull=False, completed_at__isnull=False)
                 | (~Q(status="completed") & Q(total__isnull=True)),
                 name="round_total_iff_completed",
+            ),
+            models.CheckConstraint(
+                condition=Q(loss__isnull=True, luck__isnull=True, analysed_at__isnull=True)
+                | Q(
+                    loss__gte=0,
+                    luck__isnull=False,
+                    analysed_at__isnull=False,
+                    status="completed",
+                ),
+                name="round_skill_of_completed_rounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(excluded_at__isnull=True) | Q(ranked=True),
+                name="round_only_ranked_excluded",
             ),
         ]
 
@@ -231,6 +279,57 @@ class StrategyTable(models.Model):
     @property
     def progress(self) -> float:
         return self.states_done / self.states_total if self.states_total else 0.0
+
+
+class AnalysisChunk(models.Model):
+    """A slice of a revealed day's completed ranked rounds for the analysis job: the
+    rounds of ``challenge`` whose id lies in ``[first_id, next_id)`` (``next_id`` null: to
+    the end). A worker claims a chunk with ``UPDATE … WHERE status = 'queued'`` (or a
+    ``running`` one whose worker stopped beating), analyses its rounds one by one and
+    marks it ``done``; see :mod:`games.skill`."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+
+    challenge = models.ForeignKey(
+        "daily.Challenge",
+        verbose_name=_("daily challenge"),
+        on_delete=models.CASCADE,
+        related_name="analysis_chunks",
+    )
+    first_id = models.UUIDField(_("first round id"))
+    next_id = models.UUIDField(
+        _("next chunk's first round id"),
+        null=True,
+        blank=True,
+        help_text=_("Empty for the day's last chunk."),
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    rounds = models.PositiveIntegerField(_("rounds"), help_text=_("Rounds when it was planned."))
+    analysed = models.PositiveIntegerField(_("analysed"), default=0)
+    failed = models.PositiveIntegerField(
+        _("failed"), default=0, help_text=_("Rounds whose analysis raised (see the log).")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "first_id"]
+        verbose_name = _("analysis chunk")
+        verbose_name_plural = _("analysis chunks")
+        indexes = [models.Index(fields=["status", "created_at"], name="chunk_status_age")]
+
+    def __str__(self) -> str:
+        return _("Analysis of %(date)s from round %(first)s, %(status)s") % {
+            "date": self.challenge.date.isoformat(),
+            "first": self.first_id,
+            "status": self.get_status_display(),
+        }
 
 
 class ShareCode(models.Model):

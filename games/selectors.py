@@ -37,6 +37,15 @@ def round_get_for_player(*, round_id: UUID, player: User) -> Round:
         raise NotFoundError(_("No such round."), code="round_not_found") from None
 
 
+def rounds_counting() -> QuerySet[Round]:
+    """The rounds that count on the boards: completed ranked daily rounds that no
+    administrator has excluded (``games.skill.round_exclude``). The boards' raw SQL
+    says the same (``leaderboards.sql``)."""
+    return Round.objects.filter(
+        ranked=True, status=Round.Status.COMPLETED, excluded_at__isnull=True
+    )
+
+
 def round_status(rnd: Round) -> str:
     """The status every read shows: a ranked round still unfinished at its day's reveal
     is ``expired`` from that moment, before any job or action has stored it so."""
@@ -145,6 +154,10 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "seat": rnd.seat,
         "share": rnd.share.code if rnd.share_id and rnd.share else None,
         "shareable": round_shareable(rnd),
+        # Skill and luck (games.skill): null until the day's analysis reached the round.
+        "loss": rnd.loss,
+        "luck": rnd.luck,
+        "excluded": rnd.excluded_at is not None,
     }
 
 
@@ -156,6 +169,7 @@ def _round_summary(rnd: Round | None) -> dict[str, Any] | None:
         "status": round_status(rnd),
         "ranked": rnd.ranked,
         "total": rnd.total,
+        "excluded": rnd.excluded_at is not None,
     }
 
 

@@ -102,6 +102,19 @@ class RoundSerializer(serializers.Serializer):
     shareable = serializers.BooleanField(
         help_text="Whether `POST rounds/{id}/share/` takes this round: it is finished."
     )
+    loss = serializers.FloatField(
+        allow_null=True,
+        help_text="Expected points your decisions gave away against optimal play; null until "
+        "the round is analysed (completed rounds, once their day is revealed).",
+    )
+    luck = serializers.FloatField(
+        allow_null=True,
+        help_text="What the dice gave you: total - the table's expected score + loss, so "
+        "total = expected - loss + luck; null until analysed.",
+    )
+    excluded = serializers.BooleanField(
+        help_text="An administrator took this ranked round off every board (fair play)."
+    )
 
 
 class RoundSummarySerializer(serializers.Serializer):
@@ -109,6 +122,7 @@ class RoundSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["in_progress", "completed", "expired"])
     ranked = serializers.BooleanField()
     total = serializers.IntegerField(allow_null=True)
+    excluded = serializers.BooleanField(help_text="Taken off every board by an administrator.")
 
 
 class ChallengeSerializer(serializers.Serializer):

@@ -20,13 +20,24 @@ BEST = "best"
 STREAK = "streak"
 ADVENT = "advent"
 SEASON = "season"
+# The decisions boards (SPEC §12): a day's (key "decisions:<date>"), and the mean over
+# the days played, overall (key "decisions") and per season; DECISIONS_MEAN names the
+# latter kind for presentation only.
+DECISIONS = "decisions"
+DECISIONS_MEAN = "decisions-mean"
 BOARD_NAMES: dict[str, Promise] = {
     DAILY: pgettext_lazy("board", "Today's dice"),
     BEST: pgettext_lazy("board", "Best day"),
     STREAK: pgettext_lazy("board", "Most days in a row"),
     ADVENT: pgettext_lazy("board", "Advent"),
+    DECISIONS: pgettext_lazy("board", "Best decisions"),
+    DECISIONS_MEAN: pgettext_lazy("board", "Best decisions on average"),
 }
 ADVENT_LAST_DAY = 24
+# The boards every season has.
+SEASON_KINDS = (BEST, STREAK, DECISIONS)
+# A player is on a mean decisions board once this many of their days are analysed.
+DECISIONS_MIN_DAYS = 5
 # A season's board key is "season:<id>:<kind>"; these parts build it in Python
 # (season_key) and in SQL (selectors.seasons_with_player_counts).
 SEASON_KEY_PARTS = (f"{SEASON}:", ":")
@@ -34,11 +45,14 @@ SEASON_KEY_PARTS = (f"{SEASON}:", ":")
 
 @dataclass(frozen=True)
 class Played:
-    """One completed ranked round: its date, score and completion time."""
+    """One completed ranked round that counts: its date, score and completion time, and
+    its loss in ten-thousandths of a point once analysed (an integer, so that Python
+    and the rebuild's SQL round it to hundredths alike)."""
 
     day: dt.date
     total: int
     completed_at: dt.datetime
+    loss_e4: int | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,35 @@ def daily_key(day: dt.date) -> str:
     'daily:2026-12-01'
     """
     return f"{DAILY}:{day.isoformat()}"
+
+
+def decisions_key(day: dt.date) -> str:
+    """The key of a date's decisions board.
+
+    >>> decisions_key(dt.date(2026, 12, 1))
+    'decisions:2026-12-01'
+    """
+    return f"{DECISIONS}:{day.isoformat()}"
+
+
+def loss_value(loss_e4: int) -> int:
+    """A loss on a decisions board: minus its hundredths of a point (rounded half up),
+    so that the highest value, the board order everywhere, is the lowest loss, and
+    losses equal to the hundredth tie.
+
+    >>> loss_value(123_449), loss_value(123_450), loss_value(0)
+    (-1234, -1235, 0)
+    """
+    return -((loss_e4 + 50) // 100)
+
+
+def loss_of(value: int) -> float:
+    """The loss in points a decisions board's value stands for.
+
+    >>> loss_of(-1235), loss_of(0)
+    (12.35, 0.0)
+    """
+    return -value / 100 + 0.0
 
 
 def advent_key(year: int) -> str:
@@ -184,6 +227,26 @@ def sum_line(played: Iterable[Played]) -> Line | None:
     return Line(value=sum(p.total for p in rounds), achieved_at=max(p.completed_at for p in rounds))
 
 
+def decisions_line(played: Iterable[Played]) -> Line | None:
+    """The mean loss of the analysed days, once there are ``DECISIONS_MIN_DAYS`` of them,
+    in hundredths rounded half up; reached when the last of them was completed.
+
+    >>> t = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    >>> days = [Played(dt.date(2026, 12, d), 300, t, 10_000 * d) for d in range(1, 6)]
+    >>> decisions_line(days).value, decisions_line(days[:4])
+    (-300, None)
+    """
+    analysed = [p for p in played if p.loss_e4 is not None]
+    if len(analysed) < DECISIONS_MIN_DAYS:
+        return None
+    n = len(analysed)
+    total = sum(p.loss_e4 for p in analysed if p.loss_e4 is not None)
+    return Line(
+        value=-((total + 50 * n) // (100 * n)),
+        achieved_at=max(p.completed_at for p in analysed),
+    )
+
+
 def within(played: Iterable[Played], first: dt.date, last: dt.date) -> list[Played]:
     return [p for p in played if first <= p.day <= last]
 
@@ -199,11 +262,17 @@ def lines_for_day(
     played: Sequence[Played], *, day: dt.date, seasons: Iterable[SeasonSpan]
 ) -> dict[str, Line | None]:
     """Every board a ranked round of ``day`` can change, with the player's line on it
-    computed from all their ranked rounds (``None``: the player has no line there)."""
+    computed from all their ranked rounds that count (``None``: the player has no line
+    there)."""
+    today = next((p for p in played if p.day == day), None)
     lines: dict[str, Line | None] = {
-        daily_key(day): next((Line(p.total, p.completed_at) for p in played if p.day == day), None),
+        daily_key(day): None if today is None else Line(today.total, today.completed_at),
+        decisions_key(day): None
+        if today is None or today.loss_e4 is None
+        else Line(loss_value(today.loss_e4), today.completed_at),
         BEST: best_line(played),
         STREAK: streak_line(played),
+        DECISIONS: decisions_line(played),
     }
     if in_advent(day):
         lines[advent_key(day.year)] = sum_line(within(played, *advent_range(day.year)))
@@ -212,4 +281,5 @@ def lines_for_day(
             mine = within(played, season.start_date, season.end_date)
             lines[season_key(season.id, BEST)] = best_line(mine)
             lines[season_key(season.id, STREAK)] = streak_line(mine)
+            lines[season_key(season.id, DECISIONS)] = decisions_line(mine)
     return lines

@@ -29,7 +29,17 @@ def ranked_round_completed(*, round_id: UUID) -> None:
     enqueue_on_commit(tasks.board_record_round, str(round_id))
 
 
-def ranked_round_removed(*, player_id: int, day: dt.date) -> None:
+def ranked_round_analysed(*, round_id: UUID) -> None:
+    """Its loss is stored: its decisions lines are owed, by the same owed row and job as
+    a completed round (the job recomputes every line of the day; the others are as they
+    were)."""
+    services.board_update_pending(round_id=round_id, exist_ok=True)
+    enqueue_on_commit(tasks.board_record_round, str(round_id))
+
+
+def ranked_round_recounted(*, player_id: int, day: dt.date) -> None:
+    """A ranked round of ``day`` was deleted, excluded or reinstated: the player's lines,
+    recomputed from the rounds that count, in the same transaction."""
     services.board_player_refresh(player_id=player_id, day=day)
 
 
@@ -53,6 +63,8 @@ def season_boards_schedule(*, season: Season) -> None:
 
 def register() -> None:
     game_hooks.ranked_round_completed.register(ranked_round_completed)
-    game_hooks.ranked_round_removed.register(ranked_round_removed)
+    game_hooks.ranked_round_removed.register(ranked_round_recounted)
+    game_hooks.ranked_round_analysed.register(ranked_round_analysed)
+    game_hooks.ranked_round_recounted.register(ranked_round_recounted)
     game_hooks.day_closing.register(day_closing)
     account_hooks.player_deleting.register(player_deleting)

@@ -10,7 +10,9 @@ entries are listed by ``achieved_at`` (earlier first), then player id.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import IntegerField, OuterRef, Subquery, Sum, Value
 from django.db.models.expressions import CombinedExpression
@@ -42,14 +44,19 @@ class Histogram:
         """Entries on the board."""
         return sum(count for _, count in self.rows)
 
+    @cached_property
+    def _ranker(self) -> Callable[[float], int]:
+        return yatzy.competition_ranker(self.rows)
+
     def rank(self, value: int) -> int:
-        """Competition rank of ``value``.
+        """Competition rank of ``value`` (:func:`yatzy.competition_ranker`: a binary
+        search, which matters for the decisions boards' thousands of distinct losses).
 
         >>> h = Histogram([(300, 1), (250, 2), (100, 1)])
-        >>> [h.rank(v) for v in (300, 250, 100)]
-        [1, 2, 4]
+        >>> [h.rank(v) for v in (300, 250, 100, 99, 301)]
+        [1, 2, 4, 5, 1]
         """
-        return yatzy.competition_rank(value, self.rows)
+        return self._ranker(value)
 
     def seek(self, offset: int) -> tuple[int, int] | None:
         """The value at 0-based position ``offset`` and how many entries of that value

@@ -33,6 +33,8 @@ from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_visible
 from games.models import Round
+from games.selectors import rounds_counting
+from games.skill import day_analysed
 from leaderboards import boards
 from leaderboards.models import BoardEntry, BoardHistogram, Season
 from leaderboards.ranking import ENTRY_ORDER, Histogram, rank_expression, streak_current
@@ -53,9 +55,10 @@ class Board:
     """A resolved board: its key and how to present it."""
 
     key: str
-    kind: str  # daily | best | streak | advent
+    kind: str  # daily | best | streak | advent | decisions | decisions-mean
     frozen: bool = False
     expert_total: int | None = None  # daily boards of revealed days
+    analysed: bool | None = None  # a day's decisions board: every round has its loss
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,10 @@ def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
 
 
 def season_get(*, slug: str) -> Season:
+    """The season of a ``season`` parameter: its slug, or its id."""
     season = Season.objects.filter(slug=slug).first()
+    if season is None and slug.isdigit():
+        season = Season.objects.filter(pk=int(slug)).first()
     if season is None:
         raise NotFoundError(
             _("There is no season %(slug)s."), code="season_not_found", params={"slug": slug}
@@ -157,9 +163,8 @@ def season_get(*, slug: str) -> Season:
     return season
 
 
-def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
-    """Today's or a past day's board; future days are 404 like the daily itself."""
-    challenge = challenge_visible(day=day)
+def _day_in_season(day: dt.date, season_slug: str | None) -> None:
+    """A day's board in a season is the day's own board, if the season has the day."""
     if season_slug is not None:
         season = season_get(slug=season_slug)
         if not season.start_date <= day <= season.end_date:
@@ -168,6 +173,12 @@ def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
                 code="date_not_in_season",
                 params={"date": day.isoformat(), "slug": season.slug},
             )
+
+
+def board_daily(*, day: dt.date, season_slug: str | None = None) -> Board:
+    """Today's or a past day's board; future days are 404 like the daily itself."""
+    challenge = challenge_visible(day=day)
+    _day_in_season(day, season_slug)
     frozen = challenge is not None and challenge.closed_at is not None
     expert = challenge.expert_total if challenge is not None and challenge.is_revealed else None
     return Board(boards.daily_key(day), boards.DAILY, frozen=frozen, expert_total=expert)
@@ -210,6 +221,21 @@ def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
     return Board(boards.season_key(season_get(slug=season_slug).pk, kind), kind)
 
 
+def board_decisions(*, day: dt.date | None = None, season_slug: str | None = None) -> Board:
+    """A day's decisions board (each analysed round's loss, lowest first; future days
+    are 404 like the daily), or the mean loss over the days played, overall or of a
+    season (from ``DECISIONS_MIN_DAYS`` analysed days). ``analysed`` tells whether a
+    day's analysis has reached every round: until then its board is filling up."""
+    if day is None:
+        if season_slug is None:
+            return Board(boards.DECISIONS, boards.DECISIONS_MEAN)
+        season = season_get(slug=season_slug)
+        return Board(boards.season_key(season.pk, boards.DECISIONS), boards.DECISIONS_MEAN)
+    challenge_visible(day=day)
+    _day_in_season(day, season_slug)
+    return Board(boards.decisions_key(day), boards.DECISIONS, analysed=day_analysed(day=day))
+
+
 def board_advent(*, year: int, season_slug: str | None = None) -> Board:
     if season_slug is not None:
         raise ServiceError(
@@ -218,12 +244,17 @@ def board_advent(*, year: int, season_slug: str | None = None) -> Board:
     return Board(boards.advent_key(year), boards.ADVENT)
 
 
+_DECISION_KINDS = (boards.DECISIONS, boards.DECISIONS_MEAN)
+
+
 def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[str, Any]:
+    value = row["value"]
     line = {
         "rank": rank,
         "username": row["player__username"],
         "display_name": row["player__display_name"] or row["player__username"],
-        "value": row["value"],
+        # A decisions board stores minus the loss in hundredths; it shows the loss.
+        "value": boards.loss_of(value) if board.kind in _DECISION_KINDS else value,
         "achieved_at": row["achieved_at"],
     }
     if board.kind == boards.STREAK:
@@ -408,6 +439,7 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
             for d, status, total in Round.objects.filter(
                 player=player,
                 ranked=True,
+                excluded_at__isnull=True,  # an excluded round counts nowhere, like a deleted one
                 challenge__date__gte=first,
                 challenge__date__lte=last,
             ).values_list("challenge__date", "status", "total")
@@ -495,26 +527,29 @@ def day_standing(*, day: dt.date, player: User, total: int, ranked: bool) -> dic
 
 def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     """A player's daily record: how many days they have played (completed ranked
-    rounds), their best day and their streaks with the ranks on those boards, their
-    mean score, how their scores are spread (``scores``: ``(total, days)`` lowest
-    first), and the scores of their last ``history`` days, oldest first, each with the
-    expert's score on that day's dice once the day is revealed (else ``None``)."""
+    rounds that count), their best day, their streaks and their mean loss to their
+    decisions with the ranks on those boards, their mean score, how their scores are
+    spread (``scores``: ``(total, days)`` lowest first), and the scores of their last
+    ``history`` days, oldest first, each with the expert's score on that day's dice once
+    the day is revealed (else ``None``) and its ``loss`` and ``luck`` once analysed
+    (SPEC §12)."""
     today = clock.today()
     lines = {
         row["board"]: row
         for row in BoardEntry.objects.filter(
-            player=player, board__in=[boards.BEST, boards.STREAK]
+            player=player, board__in=[boards.BEST, boards.STREAK, boards.DECISIONS]
         ).values("board", "value", "streak_last_date", "streak_last_run")
     }
     best = lines.get(boards.BEST)
     streak = lines.get(boards.STREAK)
-    played = Round.objects.filter(player=player, ranked=True, status=Round.Status.COMPLETED)
+    decisions = lines.get(boards.DECISIONS)
+    played = rounds_counting().filter(player=player)
     spread = played.order_by("total").values("total").annotate(days=Count("id"))
     # A completed round always has its total.
     scores = [(total, n) for total, n in spread.values_list("total", "days") if total is not None]
     days = sum(n for _, n in scores)
     recent = played.order_by("-challenge__date").values_list(
-        "challenge__date", "total", "challenge__expert_total"
+        "challenge__date", "total", "challenge__expert_total", "loss", "luck"
     )
     return {
         "days_played": days,
@@ -529,12 +564,20 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
             last_date=streak["streak_last_date"], last_run=streak["streak_last_run"], today=today
         ),
         "scores": scores,
+        "decisions": None
+        if decisions is None
+        else {
+            "value": boards.loss_of(decisions["value"]),
+            "rank": Histogram.of(boards.DECISIONS).rank(decisions["value"]),
+        },
         "history": [
             {
                 "date": day,
                 "total": total,
                 "expert": expert if expert is not None and clock.is_revealed(day) else None,
+                "loss": loss,
+                "luck": luck,
             }
-            for day, total, expert in reversed(recent[:history])
+            for day, total, expert, loss, luck in reversed(recent[:history])
         ],
     }

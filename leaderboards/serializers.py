@@ -44,11 +44,16 @@ class ExpertLineSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="The rank that score has among the players.")
 
 
-class BoardPageSerializer(serializers.Serializer):
+class _PageSerializer(serializers.Serializer):
+    """What every board's page has."""
+
     name = serializers.CharField(help_text="The board's name, in your language.")
     count = serializers.IntegerField(help_text="Entries on the board.")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
+
+
+class BoardPageSerializer(_PageSerializer):
     results = BoardEntrySerializer(many=True)
     me = BoardEntrySerializer(allow_null=True, help_text="Your line, or null.")
     frozen = serializers.BooleanField(
@@ -58,6 +63,31 @@ class BoardPageSerializer(serializers.Serializer):
         required=False,
         allow_null=True,
         help_text="Daily boards, once the day is revealed: the expert's score on its dice.",
+    )
+
+
+class DecisionsEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(
+        help_text="Competition rank, lowest loss first: losses equal to the hundredth tie."
+    )
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    value = serializers.FloatField(
+        help_text="Expected points lost to the decisions (a day's), or their mean over the "
+        "analysed days, in points to the hundredth."
+    )
+    achieved_at = serializers.DateTimeField(help_text="Earlier first within a tie.")
+
+
+class DecisionsBoardPageSerializer(_PageSerializer):
+    results = DecisionsEntrySerializer(many=True)
+    me = DecisionsEntrySerializer(allow_null=True, help_text="Your line, or null.")
+    analysed = serializers.BooleanField(
+        required=False,
+        help_text="A day's board: every completed ranked round of the day is analysed.",
+    )
+    min_days = serializers.IntegerField(
+        required=False, help_text="Mean boards: the analysed days a player needs to be on it."
     )
 
 

@@ -19,7 +19,7 @@ from uuid import UUID
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Round
+from games.selectors import rounds_counting
 from leaderboards import boards, sql
 from leaderboards.boards import SeasonSpan
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
@@ -30,10 +30,16 @@ logger = logging.getLogger(__name__)
 CATCH_UP_AFTER = dt.timedelta(seconds=30)
 
 
-def board_update_pending(*, round_id: UUID) -> None:
+def board_update_pending(*, round_id: UUID, exist_ok: bool = False) -> None:
     """Record, in the transaction that completes a ranked round, that its board update
-    is owed; the update clears it (see :class:`PendingBoardUpdate`)."""
-    PendingBoardUpdate.objects.create(round_id=round_id)
+    is owed; the update clears it (see :class:`PendingBoardUpdate`). ``exist_ok`` (a
+    round's analysis stored): an update already owed stays owed once, since the one
+    update recomputes every line of the round (``ON CONFLICT DO NOTHING``)."""
+    owed = PendingBoardUpdate(round_id=round_id)
+    if exist_ok:
+        PendingBoardUpdate.objects.bulk_create([owed], ignore_conflicts=True)
+    else:
+        owed.save(force_insert=True)
 
 
 def board_record_round(*, round_id: str) -> None:
@@ -134,6 +140,10 @@ def _rebuild_locked(board: str) -> None:
         sql.insert_streak(board, None)
     elif kind == boards.ADVENT:
         sql.insert_sum(board, boards.advent_range(int(rest)))
+    elif kind == boards.DECISIONS and rest:
+        sql.insert_decisions(board, dt.date.fromisoformat(rest))
+    elif board == boards.DECISIONS:
+        sql.insert_decisions_mean(board, None)
     elif kind == boards.SEASON:
         season_id, _, season_kind = rest.partition(":")
         season = Season.objects.filter(pk=int(season_id)).first()
@@ -143,6 +153,8 @@ def _rebuild_locked(board: str) -> None:
                 sql.insert_best(board, span)
             elif season_kind == boards.STREAK:
                 sql.insert_streak(board, span)
+            elif season_kind == boards.DECISIONS:
+                sql.insert_decisions_mean(board, span)
     sql.histogram_rebuild(board)
 
 
@@ -166,17 +178,17 @@ def board_day_freeze(*, day: dt.date) -> list[int]:
 
 def boards_expected() -> set[str]:
     """Every board the Round table and the seasons call for."""
-    dates = set(
-        Round.objects.filter(ranked=True, status=Round.Status.COMPLETED)
-        .order_by()
-        .values_list("challenge__date", flat=True)
-        .distinct()
+    counting = rounds_counting().order_by()
+    dates = set(counting.values_list("challenge__date", flat=True).distinct())
+    analysed = set(
+        counting.filter(loss__isnull=False).values_list("challenge__date", flat=True).distinct()
     )
-    keys = {boards.BEST, boards.STREAK}
+    keys = {boards.BEST, boards.STREAK, boards.DECISIONS}
     keys |= {boards.daily_key(d) for d in dates}
+    keys |= {boards.decisions_key(d) for d in analysed}
     keys |= {boards.advent_key(d.year) for d in dates if boards.in_advent(d)}
     for season_id in Season.objects.values_list("pk", flat=True):
-        keys |= {boards.season_key(season_id, kind) for kind in (boards.BEST, boards.STREAK)}
+        keys |= {boards.season_key(season_id, kind) for kind in boards.SEASON_KINDS}
     return keys
 
 
@@ -199,16 +211,14 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
 
 def season_boards_rebuild(*, season_id: int) -> list[str]:
     """Rebuild a season's boards (after its dates changed, or from the admin action)."""
-    return boards_reconcile(
-        keys=[boards.season_key(season_id, kind) for kind in (boards.BEST, boards.STREAK)]
-    )
+    return boards_reconcile(keys=[boards.season_key(season_id, k) for k in boards.SEASON_KINDS])
 
 
 def season_delete(*, season: Season) -> None:
     """Delete a season and its boards."""
     prefix = boards.season_prefix(season.pk)
     with transaction.atomic():
-        keys = [boards.season_key(season.pk, kind) for kind in (boards.BEST, boards.STREAK)]
+        keys = [boards.season_key(season.pk, kind) for kind in boards.SEASON_KINDS]
         sql.lock_boards(keys, exclusive=True)
         BoardEntry.objects.filter(board__startswith=prefix).delete()
         BoardHistogram.objects.filter(board__startswith=prefix).delete()

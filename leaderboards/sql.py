@@ -16,7 +16,7 @@ from django.db.models import Field
 
 from daily.models import Challenge
 from games.models import Round
-from leaderboards.boards import Line, Played, SeasonSpan
+from leaderboards.boards import DECISIONS_MIN_DAYS, Line, Played, SeasonSpan
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 
 ENTRY = BoardEntry._meta.db_table
@@ -29,12 +29,19 @@ PENDING = PendingBoardUpdate._meta.db_table
 _ENTRY_COLUMNS = "board, player_id, value, achieved_at, streak_last_date, streak_last_run"
 
 
+# The rounds that count on the boards: completed, ranked, not excluded by an
+# administrator (games.selectors.rounds_counting says the same for the ORM).
+_COUNTS = "r.ranked = %s AND r.status = %s AND r.excluded_at IS NULL"
+# A round's loss in ten-thousandths of a point, an integer (its loss is stored rounded to
+# four places, so this is exact), from which the decisions boards' hundredths are taken
+# in integer arithmetic, in SQL as in leaderboards.boards.
+_LOSS_E4 = "CAST(ROUND(r.loss * 10000) AS INTEGER)"
+
+
 def _ranked(date_range: tuple[dt.date, dt.date] | None) -> tuple[str, list[Any]]:
-    """FROM/WHERE for completed ranked rounds joined to their date, optionally in a range."""
-    clause = (
-        f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
-        "WHERE r.ranked = %s AND r.status = %s"
-    )
+    """FROM/WHERE for the completed ranked rounds that count, joined to their date,
+    optionally in a range."""
+    clause = f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id WHERE {_COUNTS}"
     params: list[object] = [True, Round.Status.COMPLETED]
     if date_range is not None:
         clause += " AND c.date BETWEEN %s AND %s"
@@ -76,6 +83,31 @@ def insert_sum(board: str, date_range: tuple[dt.date, dt.date]) -> None:
         f"SELECT %s, r.player_id, SUM(r.total), MAX(r.completed_at), NULL, NULL {source} "
         "GROUP BY r.player_id",
         [board, *params],
+    )
+
+
+def insert_decisions(board: str, day: dt.date) -> None:
+    """A day's decisions board: minus each analysed round's loss in hundredths
+    (:func:`leaderboards.boards.loss_value`)."""
+    source, params = _ranked((day, day))
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        f"SELECT %s, r.player_id, -(({_LOSS_E4} + 50) / 100), r.completed_at, NULL, NULL "
+        f"{source} AND r.loss IS NOT NULL",
+        [board, *params],
+    )
+
+
+def insert_decisions_mean(board: str, date_range: tuple[dt.date, dt.date] | None) -> None:
+    """The mean loss of each player's analysed days, from ``DECISIONS_MIN_DAYS`` of
+    them (:func:`leaderboards.boards.decisions_line`)."""
+    source, params = _ranked(date_range)
+    _execute(
+        f"INSERT INTO {ENTRY} ({_ENTRY_COLUMNS}) "
+        f"SELECT %s, r.player_id, -((SUM({_LOSS_E4}) + 50 * COUNT(*)) / (100 * COUNT(*))), "
+        f"MAX(r.completed_at), NULL, NULL {source} AND r.loss IS NOT NULL "
+        "GROUP BY r.player_id HAVING COUNT(*) >= %s",
+        [board, *params, DECISIONS_MIN_DAYS],
     )
 
 
@@ -158,24 +190,26 @@ def round_target(round_id: str) -> tuple[int, dt.date, list[SeasonSpan]] | None:
 
 
 def player_state(player_id: int, keys: Sequence[str]) -> tuple[list[Played], dict[str, Line]]:
-    """In one statement: the player's completed ranked rounds and their current lines on
-    the boards ``keys``. Read after the locks are held."""
+    """In one statement: the player's completed ranked rounds that count and their
+    current lines on the boards ``keys``. Read after the locks are held."""
     rows = _fetch(
-        "SELECT 'round', NULL, c.date, r.total, r.completed_at, NULL, NULL "
+        f"SELECT 'round', NULL, c.date, r.total, r.completed_at, NULL, NULL, {_LOSS_E4} "
         f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
-        "WHERE r.player_id = %s AND r.ranked = %s AND r.status = %s "
+        f"WHERE r.player_id = %s AND {_COUNTS} "
         "UNION ALL SELECT 'entry', e.board, NULL, e.value, e.achieved_at,"
-        f" e.streak_last_date, e.streak_last_run FROM {ENTRY} e "
+        f" e.streak_last_date, e.streak_last_run, NULL FROM {ENTRY} e "
         f"WHERE e.player_id = %s AND e.board IN ({', '.join(['%s'] * len(keys))})",
         [player_id, True, Round.Status.COMPLETED, player_id, *keys],
-        (None, None, _DATE, None, _AT, _LAST_DATE, None),
+        (None, None, _DATE, None, _AT, _LAST_DATE, None, None),
     )
     played = [
-        Played(day=d, total=v, completed_at=at) for k, _, d, v, at, _, _ in rows if k == "round"
+        Played(day=d, total=v, completed_at=at, loss_e4=e4)
+        for k, _, d, v, at, _, _, e4 in rows
+        if k == "round"
     ]
     lines = {
         board: Line(value=v, achieved_at=at, streak_last_date=last, streak_last_run=run)
-        for k, board, _, v, at, last, run in rows
+        for k, board, _, v, at, last, run, _ in rows
         if k == "entry"
     }
     return played, lines

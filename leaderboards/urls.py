@@ -8,5 +8,11 @@ urlpatterns = [
     path("leaderboards/best-day/", views.BestDayBoardView.as_view(), name="board-best-day"),
     path("leaderboards/streaks/", views.StreakBoardView.as_view(), name="board-streaks"),
     path("leaderboards/advent/<year:year>/", views.AdventBoardView.as_view(), name="board-advent"),
+    path(
+        "leaderboards/decisions/<isodate:day>/",
+        views.DecisionsDayBoardView.as_view(),
+        name="board-decisions-day",
+    ),
+    path("leaderboards/decisions/", views.DecisionsBoardView.as_view(), name="board-decisions"),
     path("advent/<year:year>/", views.AdventCalendarView.as_view(), name="advent-calendar"),
 ]

@@ -15,6 +15,7 @@ from leaderboards.serializers import (
     AdventCalendarSerializer,
     BoardPageSerializer,
     BoardQuerySerializer,
+    DecisionsBoardPageSerializer,
 )
 
 BOARD_PARAMETERS = [
@@ -49,6 +50,10 @@ def _board_response(request: Request, board: selectors.Board, query: dict[str, A
     if board.kind == boards.DAILY:
         body["frozen"] = board.frozen
         body["expert"] = selectors.board_expert(board=board)
+    if board.analysed is not None:
+        body["analysed"] = board.analysed
+    if board.kind == boards.DECISIONS_MEAN:
+        body["min_days"] = boards.DECISIONS_MIN_DAYS
     return Response(body)
 
 
@@ -108,6 +113,36 @@ class StreakBoardView(_BoardView):
 class AdventBoardView(_BoardView):
     def board(self, season: str | None, **path: Any) -> selectors.Board:
         return selectors.board_advent(year=path["year"], season_slug=season)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="leaderboards_decisions_day_retrieve",
+        summary="Best decisions of one date: each analysed ranked round's loss, lowest first",
+        description="Once a day is revealed, its ranked rounds are analysed (SPEC §12); "
+        "`value` is the expected points a round's decisions gave away against optimal "
+        "play, and ties share a rank, compared in hundredths of a point. `analysed` is "
+        "false while the analysis has not reached every round. Future dates are 404.",
+        responses={200: DecisionsBoardPageSerializer, **ERROR_RESPONSES},
+    )
+)
+class DecisionsDayBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_decisions(day=path["day"], season_slug=season)
+
+
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="leaderboards_decisions_retrieve",
+        summary="Best decisions on average: each player's mean loss over their analysed days",
+        description="Players with at least `min_days` analysed days; overall, or of the "
+        "season named by `season` (its slug or id).",
+        responses={200: DecisionsBoardPageSerializer, **ERROR_RESPONSES},
+    )
+)
+class DecisionsBoardView(_BoardView):
+    def board(self, season: str | None, **path: Any) -> selectors.Board:
+        return selectors.board_decisions(season_slug=season)
 
 
 class AdventCalendarView(APIView):

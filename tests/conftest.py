@@ -10,6 +10,7 @@ from hypothesis import settings as hypothesis_settings
 import yatzy
 from config import catalogues
 from config.celery import app as celery_app
+from tests import shared_tables
 from yatzy.strategy import Table, load_table
 from yatzy.strategy.tables import ENV_DIR
 
@@ -54,6 +55,34 @@ def yatzy_table(tables_dir: Path) -> Table:
 @pytest.fixture(scope="session")
 def yahtzee_table(tables_dir: Path) -> Table:
     return load_table(yatzy.get_ruleset("yahtzee"), build=True)
+
+
+@pytest.fixture(scope="session")
+def maxi_tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tables directory holding the Maxi table: a link to the file in the shared cache
+    (``tests/shared_tables.py``: built at most once per machine and version of the rules
+    and the solver)."""
+    cached = shared_tables.cached_table(yatzy.get_ruleset("maxi"))
+    directory = tmp_path_factory.mktemp("maxi-tables")
+    (directory / cached.name).symlink_to(cached)
+    return directory
+
+
+@pytest.fixture
+def maxi_table(maxi_tables_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """The Maxi table (the daily's) as the service has it once its worker has built it:
+    the file in ``YATZY_TABLES_DIR`` for this test (and for the processes it starts),
+    and its ``StrategyTable`` row queued and then built by ``games.tables``' own job,
+    which finds the file and marks the row ready. Other tests keep a directory without
+    it, so they still see the Maxi table missing."""
+    from games import tables
+
+    monkeypatch.setenv(ENV_DIR, str(maxi_tables_dir))
+    rs = yatzy.get_ruleset("maxi")
+    row = tables.table_request(rs)
+    assert row is not None
+    assert tables.tables_build_due() == [row.key]
+    return tables.table_get(rs)
 
 
 @pytest.fixture(autouse=True)

@@ -47,6 +47,7 @@ from yatzy.standings import (
     bonus_pace,
     bonus_par,
     competition_rank,
+    competition_ranker,
     competition_ranks,
     result_of,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "bonus_par",
     "commitment",
     "competition_rank",
+    "competition_ranker",
     "competition_ranks",
     "daily_seed",
     "get_ruleset",

@@ -98,12 +98,14 @@ def test_my_round_stays_the_ranked_round_beside_the_practice_round(at_noon):
         "status": "completed",
         "ranked": True,
         "total": ranked_total,
+        "excluded": False,
     }
     assert day["practice_round"] == {
         "id": practice["id"],
         "status": "in_progress",
         "ranked": False,
         "total": None,
+        "excluded": False,
     }
     play_round(client, practice["id"])
     after = client.get("/api/v1/daily/").json()

@@ -7,6 +7,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from tests.live.conftest import (  # noqa: F401  (the live-stack fixtures, for test_live_skill)
+    live_stack_factory,
+    settings_override_for_live,
+)
+
 
 @pytest.fixture(autouse=True)
 def _fast_passwords(settings):

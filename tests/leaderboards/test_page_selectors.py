@@ -62,6 +62,7 @@ def test_a_new_players_record_is_empty():
         "longest_streak": 0,
         "current_streak": 0,
         "scores": [],
+        "decisions": None,
         "history": [],
     }
 

@@ -77,9 +77,15 @@ class LiveStack:
                 state = http.post(f"{url}/score/", json=score).raise_for_status().json()
         return state
 
-    def start_worker(self) -> subprocess.Popen:
+    def start_worker(self, queues: str | None = None) -> subprocess.Popen:
+        """A worker process; ``queues`` (``-Q``, e.g. ``celery,analysis``) other than the
+        default queue."""
+        extra = ["-Q", queues] if queues else []
         worker = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "config", "worker", "--pool=solo", "--loglevel=WARNING"],
+            [
+                str(BIN / "celery"),
+                *("-A", "config", "worker", "--pool=solo", "--loglevel=WARNING", *extra),
+            ],
             cwd=ROOT,
             env=self.env,
         )
