@@ -247,13 +247,15 @@ def result_text(card: dict[str, Any], title: str, home: str) -> str | None:
         ngettext("%(total)s point", "%(total)s points", state["total"]) % {"total": state["total"]},
         _("bonus %(bonus)s") % {"bonus": state["bonus"]},
     ]
-    finished = card["finished"]
-    if finished and finished["me"]:
-        place = {"rank": finished["me"]["rank"], "players": finished["count"]}
-        if finished["me"]["on_board"]:
-            parts.append(_("rank %(rank)s of %(players)s") % place)
-        else:
+    me = card["finished"]["me"] if card["finished"] else None
+    if me is not None:
+        place = {"rank": me["rank"], "players": card["finished"]["count"]}
+        if not me["on_board"]:
             parts.append(_("practice: would rank %(rank)s of %(players)s") % place)
+        elif state["ranked"]:
+            parts.append(_("rank %(rank)s of %(players)s") % place)
+        else:  # the day's line is the player's ranked round, not this one
+            parts.append(_("practice: not ranked"))
     return "\n".join([heading, " · ".join(parts), home])
 
 

@@ -138,3 +138,11 @@ def after_swap(page, action) -> None:
     action()
     page.wait_for_function("el => !el.isConnected", arg=old)
     page.wait_for_selector("[data-play]")
+
+
+def score(page, box: str) -> None:
+    """Score the open box ``box`` by clicking it; a scratch (0 points) asks once before
+    it is stored, so it is clicked a second time."""
+    after_swap(page, lambda: page.click(f"[data-box='{box}']"))
+    if page.locator("[data-armed]").count():
+        after_swap(page, lambda: page.click(f"[data-box='{box}']"))

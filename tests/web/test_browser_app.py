@@ -16,7 +16,8 @@ pytestmark = pytest.mark.live
 CACHED = """async () => {
   const urls = [];
   for (const name of await caches.keys()) {
-    for (const request of await (await caches.open(name)).keys()) { urls.push(new URL(request.url).pathname); }
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) { urls.push(new URL(request.url).pathname); }
   }
   return urls;
 }"""

@@ -42,9 +42,7 @@ def finished_solo(user: User, ruleset: str = "yahtzee") -> Round:
     rnd = game_services.game_start(player=user, mode="solo", ruleset=ruleset)
     while not (game := game_selectors.round_game(Round.objects.get(pk=rnd.pk))).is_over:
         turn = game.turn
-        _, game = game_services.round_roll(
-            round_id=rnd.id, player=user, hold=(), turn=turn, roll=0
-        )
+        _, game = game_services.round_roll(round_id=rnd.id, player=user, hold=(), turn=turn, roll=0)
         if turn % 2:
             _, game = game_services.round_roll(
                 round_id=rnd.id, player=user, hold=(0, 2), turn=turn, roll=1
@@ -103,8 +101,11 @@ def test_where_neither_share_nor_clipboard_may_be_used_the_result_is_selected(pa
     page.click("[data-action=share-result]")
     expect(page.locator("[data-share-status]")).to_contain_text("Selected")
     selected = page.evaluate(
-        """() => { const f = document.activeElement;
-        return [f.dataset.resultText !== undefined, f.value.slice(f.selectionStart, f.selectionEnd)]; }"""
+        """() => {
+          const f = document.activeElement;
+          const chosen = f.value.slice(f.selectionStart, f.selectionEnd);
+          return [f.dataset.resultText !== undefined, chosen];
+        }"""
     )
     assert selected == [True, page.locator("[data-result-text]").input_value()]
 

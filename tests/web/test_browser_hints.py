@@ -103,9 +103,8 @@ def test_the_party_screen_has_the_hint_for_the_seat_whose_turn_it_is(page, yahtz
         shown = page.locator("[data-hint-best]")
         assert shown.get_attribute("data-kind") == best["kind"]
         assert shown.get_attribute("data-hold") == " ".join(map(str, best["hold"]))
-        marked = [
-            int(die.get_attribute("data-die")) for die in page.locator("[data-die][data-suggested]").all()
-        ]
+        suggested = page.locator("[data-die][data-suggested]").all()
+        marked = [int(die.get_attribute("data-die")) for die in suggested]
         assert marked == (best["hold"] if best["kind"] == "hold" else [])
         if seat == 0:
             screenshot(page, "party-hint")

@@ -1,5 +1,5 @@
-"""A turn on one screen, in a real browser (headless Chromium): on a 390×844 phone and a
-1280×800 laptop, whichever open box a player scrolls to, the dice and Roll are in view
+"""A turn on one screen, in a real browser (headless Chromium): on a 390x844 phone and a
+1280x800 laptop, whichever open box a player scrolls to, the dice and Roll are in view
 with it (Maxi's 20 boxes and Yatzy's 15); holds survive a reload; the keyboard starts on
 Roll, scores a box by the letter shown beside it and moves between boxes with the arrow
 keys; a scratch (0 points) asks once before it is stored, with and without JavaScript."""
@@ -25,7 +25,8 @@ IN_VIEW = """() => {
   const inside = (el) => {
     const r = el.getBoundingClientRect();
     // Half a pixel either way: scrollIntoView aligns to fractional positions.
-    return r.top >= -1 && r.bottom <= height + 1 && r.left >= -1 && r.right <= width + 1 && r.height > 0;
+    return r.top >= -1 && r.bottom <= height + 1 && r.left >= -1 && r.right <= width + 1
+      && r.height > 0;
   };
   const uncovered = (el) => {
     const r = el.getBoundingClientRect();
@@ -36,10 +37,12 @@ IN_VIEW = """() => {
   for (const box of document.querySelectorAll("[data-box]")) {
     for (const block of ["start", "end", "center"]) {
       box.scrollIntoView({block});
-      const controls = [...document.querySelectorAll("[data-die]"), document.querySelector("[data-action=roll]")];
+      const roll = document.querySelector("[data-action=roll]");
+      const controls = [...document.querySelectorAll("[data-die]"), roll];
       const hidden = controls.filter((el) => !inside(el) || !uncovered(el));
       if (!inside(box) || !uncovered(box) || hidden.length) {
-        failures.push(`${box.dataset.box} (${block}): box ${inside(box) && uncovered(box) ? "seen" : "hidden"}, ` +
+        const seen = inside(box) && uncovered(box) ? "seen" : "hidden";
+        failures.push(`${box.dataset.box} (${block}): box ${seen}, ` +
           `${hidden.length} of the dice and Roll hidden`);
       }
     }

@@ -15,6 +15,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.rules import ruleset_title
+
 # What the worker keeps for offline use: the site's own static files, never a page with
 # a player's data (pages, the API and every form go to the network, always).
 STATIC_FILES = (
@@ -43,7 +45,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     icons.append({"src": static("web/icon.svg"), "sizes": "any", "type": "image/svg+xml"})
     body = {
         "name": _("Maxi Yatzy Daily"),
-        "short_name": _("Maxi Yatzy"),
+        "short_name": ruleset_title("maxi"),
         "description": _("One Maxi Yatzy game a day, the same dice for everyone."),
         "lang": get_language(),
         "start_url": reverse("web:home"),
