@@ -113,12 +113,13 @@ def page(open_page):
     return open_page()
 
 
-def screenshot(page, name: str) -> None:
-    """Save a full-page screenshot when ``WEB_SCREENSHOTS`` names a folder."""
+def screenshot(page, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot (of the whole page, else of the screen as the player sees it)
+    when ``WEB_SCREENSHOTS`` names a folder."""
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)
 
 
 def register(page, username: str, display_name: str = "") -> None:
