@@ -5,6 +5,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from knox.models import AuthToken
 
 from accounts.models import User
 from accounts.services import user_delete
@@ -34,3 +35,28 @@ class UserAdmin(BaseUserAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         for user in queryset:
             user_delete(user=user)
+
+
+# knox's own admin lists each token's digest and lets an operator create one (shown in a
+# message); here an operator sees whose log-ins exist and can end them, and nothing that
+# would let anyone in.
+admin.site.unregister(AuthToken)
+
+
+@admin.register(AuthToken)
+class AuthTokenAdmin(admin.ModelAdmin):
+    """API log-ins: the player, when it began and whether it expires. The key is never
+    stored (only its hash), and neither the hash nor its indexed prefix is shown."""
+
+    list_display = ("user", "created", "expiry")
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+    fields = ("user", "created", "expiry")
+    readonly_fields = fields
+    ordering = ("-created",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

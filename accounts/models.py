@@ -1,15 +1,15 @@
 """The player account."""
 
-import unicodedata
 import zoneinfo
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from accounts.names import name_key
 
 
 def validate_time_zone(value: str) -> None:
@@ -19,12 +19,22 @@ def validate_time_zone(value: str) -> None:
         )
 
 
+class UsernameKeyField(models.CharField):  # type: ignore[type-arg]
+    """The username's key, computed from the username whenever the row is written, as
+    ``auto_now`` is: by ``save()`` and by ``bulk_create`` alike, so no row can hold a
+    stale or empty one."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        value = name_key(model_instance.username)  # type: ignore[attr-defined]
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class PlayerManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> "User":
-        """Log-in lookup: NFKC and case-insensitive, like the uniqueness of usernames
-        (the unique index on ``lower(username)`` serves it)."""
-        name = unicodedata.normalize("NFKC", username or "").lower()
-        return self.alias(name=Lower("username")).get(name=name)
+        """Log-in lookup: by the username's key (NFKC + case folding), like the
+        uniqueness of usernames; the key's unique index serves it."""
+        return self.get(username_key=name_key(username or ""))
 
 
 class User(AbstractUser):
@@ -32,6 +42,10 @@ class User(AbstractUser):
     display preferences (the daily day boundary is the same for everyone). A blank
     ``language`` follows the browser's Accept-Language (``config.i18n``)."""
 
+    # NFKC + case folding of the username (accounts.names.name_key): what log-in and
+    # uniqueness compare on every database. Case folding may lengthen a name ("ß" is
+    # "ss"), hence the room.
+    username_key = UsernameKeyField(_("username key"), max_length=600, unique=True, editable=False)
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     # Database defaults too, so the previous release's code can insert players while a
     # rolling deploy runs (docs/operations.md, migrations).
@@ -67,6 +81,10 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        constraints = [
-            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique")
-        ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # A saved username takes its key along (UsernameKeyField computes it).
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)

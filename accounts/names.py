@@ -1,31 +1,126 @@
-"""What a player may call themselves: usernames compared as people read them, display
-names without invisible characters that could disguise or reorder the text."""
+"""What a player may call themselves: the one place for names (usernames, display names,
+a party's seat names).
+
+- A username is stored in NFKC (full-width letters are plain ones) and compared by its
+  **key**, NFKC + case folding (:func:`name_key`, stored with a unique constraint),
+  the same on every database: SQLite's ``lower()`` folds ASCII only.
+- Any name loses its control characters, its format characters (Unicode category Cf:
+  zero-width spaces and joiners, the soft hyphen, bidirectional embeddings, overrides
+  and isolates that make "evil\\u202egnp.exe" render in another order) and the other
+  default-ignorable code points (the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0,
+  variation selectors, the grapheme joiner), all of which show nothing on their own.
+- What is left must hold a **visible** character: a letter, digit, punctuation mark or
+  symbol. Spaces (every ``Z*`` separator), the braille blank U+2800 and combining marks
+  alone are not visible; a name of nothing else is refused, so "Bob\\u200b" is "Bob"
+  and "\\u3164" is no name at all.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 
-# Control characters, and the bidirectional embeddings, overrides, isolates and marks
-# that make a name render in another order than it is written ("evil\u202egnp.exe").
-_INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+# Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt) outside category Cf,
+# which is removed by its category: what renders as nothing though it is a "letter" or
+# a mark (the Hangul fillers, variation selectors, CGJ, Khmer inherent vowels).
+_IGNORABLE = re.compile(
+    "[\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+_USERNAME = re.compile(r"[\w.@+-]+")
+# Shown as blank space though neither whitespace nor a separator to Unicode.
+_BLANK = "\u2800"
+
+INVISIBLE_NAME = _("A name needs at least one visible character (a letter, digit or sign).")
+USERNAME_CHARACTERS = _("Letters, digits and . @ + - _ only.")
 
 
 def username_normalize(username: str) -> str:
-    """The form a username is stored and compared in (NFKC, as Django normalises it):
-    full-width letters are plain ones. Comparisons are case-insensitive on top.
+    """The form a username is stored in (NFKC, as Django normalises it): full-width
+    letters are plain ones.
 
-    >>> username_normalize("\uff41\uff4c\uff49\uff43\uff45")
-    'alice'
+    >>> username_normalize("\\uff21lice")
+    'Alice'
     """
     return unicodedata.normalize("NFKC", username)
 
 
-def display_name_clean(name: str) -> str:
-    """A display name without control or bidi-override characters, trimmed; blank means
-    "show the username".
+def name_key(name: str) -> str:
+    """What names are compared by (usernames at log-in, registration and on player
+    pages; a party's seat names): NFKC with full case folding, the same on every
+    database.
 
-    >>> display_name_clean("  Ada\\u202e Lovelace\\n ")
-    'Ada Lovelace'
+    >>> name_key("Ärne") == name_key("ärne") == name_key("A\\u0308RNE")
+    True
+    >>> name_key("Straße") == name_key("STRASSE")
+    True
     """
-    return _INVISIBLE.sub("", unicodedata.normalize("NFC", name)).strip()
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _shown(char: str) -> bool:
+    return (
+        char != _BLANK and unicodedata.category(char)[0] not in "ZCM" and not _IGNORABLE.match(char)
+    )
+
+
+def name_visible(name: str) -> bool:
+    """Whether ``name`` shows anything: a character that is not a space, a blank, a
+    control or format character or a combining mark alone.
+
+    >>> name_visible("Bo"), name_visible(" \\u2800\\u3000"), name_visible("\\u0301")
+    (True, False, False)
+    """
+    return any(_shown(char) for char in name)
+
+
+def name_clean(name: str) -> str:
+    """``name`` in NFC without control, format or other default-ignorable characters,
+    trimmed of blanks at both ends (a blank inside stays).
+
+    >>> name_clean("  Ada\\u202e Love\\u00adlace\\u200b\\n ")
+    'Ada Lovelace'
+    >>> name_clean("\\u2800Bob\\u3164")
+    'Bob'
+    """
+    text = unicodedata.normalize("NFC", name)
+    kept = "".join(
+        char for char in text if unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return _IGNORABLE.sub("", kept).strip().strip(_BLANK).strip()
+
+
+def display_name_clean(name: str) -> str:
+    """A display name as stored and shown: :func:`name_clean`; blank (nothing but
+    spaces) means "show the username". A name that held something but shows nothing
+    raises ``ValidationError`` (code ``invisible_name``).
+
+    >>> display_name_clean("  Ada\\u202e Lovelace\\n "), display_name_clean("  ")
+    ('Ada Lovelace', '')
+    >>> display_name_clean("\\u200b")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    django.core.exceptions.ValidationError: ['A name needs at least one visible character...']
+    """
+    cleaned = name_clean(name)
+    if name.strip() and not name_visible(cleaned):
+        raise ValidationError(INVISIBLE_NAME, code="invisible_name")
+    return cleaned
+
+
+def username_check(username: str) -> None:
+    """Refuse (``ValidationError``, code ``invalid``) a username with anything but
+    letters, digits and ``. @ + - _``, each of them visible: "bob\\u3164" (a Hangul
+    filler is a letter to Unicode) would pass for "bob" on every board.
+
+    >>> username_check("Ärne_2")
+    >>> username_check("bob\\u3164")
+    Traceback (most recent call last):
+    ...
+    django.core.exceptions.ValidationError: ['Letters, digits and . @ + - _ only.']
+    """
+    if not _USERNAME.fullmatch(username) or not all(_shown(char) for char in username):
+        raise ValidationError(USERNAME_CHARACTERS, code="invalid")

@@ -7,26 +7,33 @@ from rest_framework import serializers
 
 import yatzy
 from accounts.models import User, validate_time_zone
-from accounts.names import display_name_clean, username_normalize
+from accounts.names import (
+    USERNAME_CHARACTERS,
+    display_name_clean,
+    username_check,
+    username_normalize,
+)
 from config.fields import OptionsField, StrictCharField, StrictChoiceField
 
 
 class UsernameField(StrictCharField):
-    """Letters, digits and ``. @ + - _``; stored NFKC-normalised."""
+    """Letters, digits and ``. @ + - _``, each visible; stored NFKC-normalised (the
+    pattern is for the schema, ``username_check`` decides)."""
 
     def __init__(self, **kwargs: object) -> None:
         kwargs.setdefault("max_length", 150)
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.validators.append(
-            RegexValidator(r"^[\w.@+-]+\Z", _("Letters, digits and . @ + - _ only."), "invalid")
-        )
+        self.validators.append(RegexValidator(r"^[\w.@+-]+\Z", USERNAME_CHARACTERS, "invalid"))
 
     def to_internal_value(self, data: object) -> str:
-        return username_normalize(super().to_internal_value(data))
+        name = username_normalize(super().to_internal_value(data))
+        username_check(name)
+        return name
 
 
 class DisplayNameField(StrictCharField):
-    """Shown on boards; blank shows the username. Invisible characters are dropped."""
+    """Shown on boards; blank shows the username. Invisible characters are dropped, and
+    a name of nothing visible is refused (``accounts.names``)."""
 
     def __init__(self, **kwargs: object) -> None:
         kwargs.setdefault("max_length", 40)

@@ -8,52 +8,94 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 import yatzy
 from accounts import hooks
 from accounts.models import User
-from accounts.names import display_name_clean, username_normalize
+from accounts.names import display_name_clean, username_check, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
 
-def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
-    """Create a player and their API token; returns both.
+def user_create(*, username: str, password: str, display_name: str = "") -> User:
+    """Create a player (the pages' sign-up, which logs in with a session).
 
-    Usernames are NFKC-normalised and unique regardless of case. Raises
-    ``ServiceError(code="weak_password")`` when Django's validators refuse the password
-    and ``ConflictError(code="username_taken")`` when the name is in use.
+    Usernames are NFKC-normalised and unique by their key (NFKC + case folding). Raises
+    ``ServiceError`` with code ``invalid_username`` or ``invisible_name`` for a name
+    that is not one, ``weak_password`` when Django's validators refuse the password and
+    ``ConflictError(code="username_taken")`` when the name is in use.
     """
-    candidate = User(
-        username=username_normalize(username), display_name=display_name_clean(display_name)
-    )
+    name = username_normalize(username)
+    try:
+        username_check(name)
+    except DjangoValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), code="invalid_username") from exc
+    candidate = User(username=name, display_name=_display_name(display_name))
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:
         raise ServiceError(" ".join(exc.messages), code="weak_password") from exc
     candidate.set_password(password)
+    # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
+    # logs the refused INSERT with the password hash in it. (The insert computes the
+    # candidate's username_key.)
+    User.objects.bulk_create([candidate], ignore_conflicts=True)
+    created = User.objects.filter(
+        username_key=candidate.username_key, password=candidate.password
+    ).first()
+    if created is None:
+        raise ConflictError(_("That username is taken."), code="username_taken")
+    return created
+
+
+def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:
+    """Create a player (:func:`user_create`) and their first API token; returns both
+    (``POST accounts/register/``)."""
     with transaction.atomic():
-        # ON CONFLICT DO NOTHING: a taken name is no database error, so the server never
-        # logs the refused INSERT with the password hash in it.
-        User.objects.bulk_create([candidate], ignore_conflicts=True)
-        created = User.objects.filter(
-            username=candidate.username, password=candidate.password
-        ).first()
-        if created is None:
-            raise ConflictError(_("That username is taken."), code="username_taken")
-        token = Token.objects.create(user=created)
-    return created, token.key
+        user = user_create(username=username, password=password, display_name=display_name)
+        return user, user_token_create(user=user)
 
 
-def user_token_get(*, user: User) -> str:
-    """The player's API token, created on first login."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return str(token.key)
+# A player may be logged in with this many tokens at once (a terminal client on each
+# machine, scripts); a log-in beyond it ends the oldest one.
+TOKENS_PER_PLAYER = 20
 
 
-def user_logout(*, user: User) -> None:
-    """Revoke the player's token; the next login issues a new one."""
-    Token.objects.filter(user=user).delete()
+def user_token_create(*, user: User) -> str:
+    """A new API token for the player (one per log-in): the key is returned this once
+    and only its digest is stored, so neither a database dump nor the admin shows a
+    usable token. The player's oldest tokens beyond ``TOKENS_PER_PLAYER`` are deleted."""
+    with transaction.atomic():
+        _row, key = AuthToken.objects.create(user=user, expiry=None)
+        keep = AuthToken.objects.filter(user=user).order_by("-created", "-pk")
+        stale = keep.values_list("pk", flat=True)[TOKENS_PER_PLAYER:]
+        AuthToken.objects.filter(pk__in=list(stale)).delete()
+    return str(key)
+
+
+def user_logout(*, user: User, token: AuthToken | None) -> None:
+    """End the log-in of ``token`` (the one the request came with): the player's other
+    tokens (another machine, another client) stay valid. A request without a token (a
+    page's session) has none to end."""
+    if token is not None:
+        AuthToken.objects.filter(pk=token.pk, user=user).delete()
+
+
+def _display_name(name: str) -> str:
+    try:
+        return display_name_clean(name)
+    except DjangoValidationError as exc:
+        raise ServiceError(" ".join(exc.messages), code="invisible_name") from exc
+
+
+def player_lock(*, player: User) -> None:
+    """Inside a transaction: wait for, then hold, the player's row lock until it ends,
+    so that one player's concurrent requests checking a quota (unfinished games, custom
+    tables, rounds on one seed) and then writing run one after the other. PostgreSQL:
+    ``SELECT … FOR UPDATE`` on the player's row (a statement after it sees what the
+    previous holder committed); SQLite: every transaction already holds the database's
+    write lock from its start (``transaction_mode`` IMMEDIATE, config/settings.py)."""
+    User.objects.select_for_update().filter(pk=player.pk).values_list("pk").first()
 
 
 PROFILE_FIELDS = ("display_name", "language", "time_zone", "ruleset", "options")
@@ -73,7 +115,7 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
             changes.get("ruleset", user.ruleset), **changes.get("options", user.options)
         )
     if "display_name" in changes:
-        changes["display_name"] = display_name_clean(changes["display_name"])
+        changes["display_name"] = _display_name(changes["display_name"])
     for field, value in changes.items():
         setattr(user, field, value)
     user.save(update_fields=list(changes))

@@ -1,4 +1,5 @@
 from drf_spectacular.utils import extend_schema
+from knox.models import AuthToken
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -43,20 +44,28 @@ class TokenView(APIView):
     @extend_schema(
         request=LoginSerializer,
         responses={200: TokenSerializer, **ERROR_RESPONSES},
-        summary="Log in: exchange username and password for the API token",
+        summary="Log in: exchange username and password for a new API token",
+        description=(
+            "Each log-in issues a new token, shown only in this answer (the server keeps "
+            "a hash of it); earlier tokens stay valid until their own log-out."
+        ),
     )
     def post(self, request: Request) -> Response:
         serializer = LoginSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
-        return Response({"token": services.user_token_get(user=serializer.validated_data["user"])})
+        token = services.user_token_create(user=serializer.validated_data["user"])
+        return Response({"token": token})
 
 
 class LogoutView(APIView):
     @extend_schema(
-        request=None, responses={204: None, **ERROR_RESPONSES}, summary="Revoke the token"
+        request=None,
+        responses={204: None, **ERROR_RESPONSES},
+        summary="Revoke the token this request carries (your other log-ins stay)",
     )
     def post(self, request: Request) -> Response:
-        services.user_logout(user=player_of(request))
+        token = request.auth if isinstance(request.auth, AuthToken) else None
+        services.user_logout(user=player_of(request), token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -98,9 +98,9 @@ def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]
     the PostgreSQL server version."""
     from django.core.management import call_command
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
     from accounts.models import User
+    from accounts.services import user_token_create
     from games.services import round_start_daily
 
     call_command("migrate", "--noinput", verbosity=0)
@@ -110,7 +110,7 @@ def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]
         # No password: the players use their tokens only, and hashing one costs ~0.5 s.
         user = User.objects.create_user(f"bench-{i}", password=None)
         rnd, _ = round_start_daily(player=user, day=day)
-        players.append((Token.objects.create(user=user).key, str(rnd.id)))
+        players.append((user_token_create(user=user), str(rnd.id)))
     with connection.cursor() as cursor:
         cursor.execute("SHOW server_version")
         version = cursor.fetchone()[0]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from client import __version__, commands
-from client.api import ApiError, ConnectionLost
+from client.api import ApiError, ConnectionLost, NotTheApi
 from client.storage import DEFAULT_SERVER, StorageError
 
 EPILOG = """\
@@ -75,27 +75,35 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument(
         "--computer", metavar="LEVEL", help="against the computer: easy, medium, hard or expert"
     )
-    group.add_argument("--date", metavar="YYYY-MM-DD", help="a past day's dice (unranked)")
-    group.add_argument("--round", metavar="ID", help="resume this round")
+    group.add_argument(
+        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="a past day's dice (unranked)"
+    )
+    group.add_argument(
+        "--round", metavar="ID", type=commands.round_id_arg, help="resume this round"
+    )
     p.add_argument("--ruleset", help="the ruleset of a computer game (default: your settings)")
     p.add_argument("--practice", action="store_true", help="play the day again, unranked")
     p.add_argument("--new", action="store_true", help="start a new game, not the unfinished one")
     p.set_defaults(handler=commands.play)
 
     p = command("friend", "play a friend's code on their dice")
-    p.add_argument("code", help="the friend code, e.g. 7KQ30ABC")
+    p.add_argument(
+        "code", type=commands.friend_code_arg, help="the friend code, e.g. 7KQ30ABC, or its link"
+    )
     p.add_argument("--blind", action="store_true", help="see their score only once you finish")
     p.set_defaults(handler=commands.friend)
 
     p = command("share", "the friend code of one of your finished rounds")
-    p.add_argument("round", metavar="ROUND_ID")
+    p.add_argument("round", metavar="ROUND_ID", type=commands.round_id_arg)
     p.set_defaults(handler=commands.share)
 
     p = command("boards", "the leaderboards")
     p.add_argument(
         "board", nargs="?", default="daily", choices=["daily", "best-day", "streaks", "advent"]
     )
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="the day of the daily board")
+    p.add_argument(
+        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="the day of the daily board"
+    )
     p.add_argument("--year", type=int, help="the year of the advent board")
     p.add_argument("--page", type=int, help="page number")
     p.add_argument("--around-me", action="store_true", help="the entries around you")
@@ -118,7 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=commands.rules_command)
 
     p = command("verify", "check a revealed round: commitment, every die, the total")
-    p.add_argument("target", metavar="ROUND_ID|DATE", help="a round id, or a day for your round")
+    p.add_argument(
+        "target",
+        metavar="ROUND_ID|DATE",
+        type=commands.round_or_date_arg,
+        help="a round id, or a day for your round",
+    )
     p.set_defaults(handler=commands.verify)
     return parser
 
@@ -136,6 +149,9 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
             f"Not logged in on {app.server}: `yatzy-play login NAME` "
             "(or `yatzy-play register NAME`) first."
         )
+        return 1
+    except NotTheApi as error:
+        app.errors.print(Text(error.message, style="bold red"))
         return 1
     except ApiError as error:
         # The server's own words, in the player's language; the code for the curious.

@@ -11,6 +11,8 @@ that decides what to do with an answer that is not a success.
   preconditions, so a request the server did apply answers 409 the second time.
 * Any other error raises :class:`ApiError` with the server's ``code`` and ``message``,
   the message exactly as the server wrote it (in the player's language).
+* An answer that is not the API's (a redirect, a page that is not JSON: ``--server``
+  names some other site, or a path under it) raises :class:`NotTheApi`, saying so.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ class Conflict(ApiError):
     def __init__(self, status: int, code: str, message: str, *, current: JSON | None) -> None:
         super().__init__(status, code, message)
         self.current = current
+
+
+class NotTheApi(ApiError):
+    """The answer did not come from a Maxi Yatzy Daily API (every answer of its, errors
+    included, is a JSON object; it never redirects)."""
 
 
 class ConnectionLost(Exception):
@@ -109,11 +116,27 @@ def retry_after_seconds(value: str | None) -> float | None:
     return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
 
 
-def _error_from(response: httpx.Response) -> ApiError:
+def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
+    where = response.headers.get("Location")
+    redirect = f", sending the client on to {where}" if where else ""
+    return NotTheApi(
+        response.status_code,
+        "not_the_api",
+        f"{server} does not answer like a Maxi Yatzy Daily server: {response.request.url} "
+        f"gave {response.status_code} {response.reason_phrase}{redirect}. --server takes "
+        "the address of the site itself, e.g. http://127.0.0.1:8000.",
+    )
+
+
+def _error_from(server: str, response: httpx.Response) -> ApiError:
     try:
         body = response.json()
     except ValueError:
         body = None
+    api_answer = isinstance(body, dict) and "code" in body
+    gateway = response.status_code in RETRIED_STATUSES or response.status_code == 429
+    if response.is_redirect or not (api_answer or gateway):
+        return _not_the_api(server, response)
     if not isinstance(body, dict):
         body = {}
     code = str(body.get("code") or f"http_{response.status_code}")
@@ -219,8 +242,11 @@ class ApiClient:
                 self._sleep(wait)
                 continue
             if response.is_success:
-                return response.json() if response.content else None
-            failure = _error_from(response)
+                try:
+                    return response.json() if response.content else None
+                except ValueError:
+                    raise _not_the_api(self.server, response) from None
+            failure = _error_from(self.server, response)
             status = response.status_code
             if status == 429 and not last:
                 asked = failure.retry_after

@@ -8,10 +8,12 @@ arguments, talks to the server through :class:`client.api.ApiClient`, prints wit
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import getpass
 import re
 import sys
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,74 @@ from client.storage import Credentials, CredentialStore, Journal
 from client.verify import NotVerifiable, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+FRIEND_CODE = re.compile(r"^[0-9A-TV-Z]{8}$")
+"""A friend code as the server reads it: 8 of Crockford's base32, where O, I and L are
+read as 0, 1 and 1 (so only U is never in one)."""
+
+
+# -- what the player types, checked before anything is sent ------------------------------
+
+
+def date_arg(text: str) -> str:
+    """A day as ``YYYY-MM-DD``.
+
+    >>> date_arg("2026-12-01")
+    '2026-12-01'
+    >>> date_arg("2026-02-30")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 2026-02-30 is not a day: dates are YYYY-MM-DD, e.g. 2026-12-01
+    """
+    try:
+        if DATE.match(text):
+            return dt.date.fromisoformat(text).isoformat()
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(f"{text} is not a day: dates are YYYY-MM-DD, e.g. 2026-12-01")
+
+
+def round_id_arg(text: str) -> str:
+    """A round's id (a UUID, as `play` and `verify` print it).
+
+    >>> round_id_arg("4C5C1114-A7BC-4F37-82CF-2C37250A39BF")
+    '4c5c1114-a7bc-4f37-82cf-2c37250a39bf'
+    """
+    try:
+        return str(uuid.UUID(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a round id: it looks like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf "
+            "(printed when a round ends, and by `yatzy-play play` when it resumes one)"
+        ) from None
+
+
+def round_or_date_arg(text: str) -> str:
+    """A round id, or a day (for the player's round of that day)."""
+    if DATE.match(text):
+        return date_arg(text)
+    try:
+        return round_id_arg(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"{text} is neither a round id (like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf) "
+            "nor a day (YYYY-MM-DD)"
+        ) from None
+
+
+def friend_code_arg(text: str) -> str:
+    """A friend code as people pass it on: any case, with hyphens or spaces, or the
+    whole link (``…/f/7KQ30ABC``).
+
+    >>> friend_code_arg("7kq3-0abc"), friend_code_arg("http://127.0.0.1:8000/f/7KQ30ABC")
+    ('7KQ30ABC', '7KQ30ABC')
+    """
+    code = text.strip().rstrip("/").rsplit("/f/", 1)[-1]
+    code = code.replace("-", "").replace(" ", "").upper()
+    if not FRIEND_CODE.match(code):
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a friend code: a code is 8 letters and digits, like 7KQ30ABC "
+            "(`yatzy-play share ROUND_ID` gives one), or its /f/ link"
+        )
+    return code
 
 
 class NotLoggedIn(Exception):
@@ -147,10 +217,21 @@ def _names(api: ApiClient) -> render.Names:
 
 
 def _session(
-    app: App, api: ApiClient, challenge: dict[str, Any] | None, names: render.Names
+    app: App,
+    api: ApiClient,
+    challenge: dict[str, Any] | None,
+    names: render.Names,
+    *,
+    target: str | None = None,
 ) -> PlaySession:
     return PlaySession(
-        api, app.console, app.journal, reader=app.reader, challenge=challenge, names=names
+        api,
+        app.console,
+        app.journal,
+        reader=app.reader,
+        challenge=challenge,
+        names=names,
+        target=target,
     )
 
 
@@ -201,7 +282,10 @@ def play(app: App, args: argparse.Namespace) -> int:
                 return 0
         if challenge is None and state.get("date"):
             challenge = api.daily(state["date"])
-        return _play_round(app, api, state, challenge, _names(api))
+        target = None
+        if state.get("mode") == "friend" and state.get("share"):
+            target = render.friend_target(api.friend(str(state["share"])))
+        return _play_round(app, api, state, challenge, _names(api), target=target)
 
 
 def _play_round(
@@ -210,14 +294,16 @@ def _play_round(
     state: dict[str, Any],
     challenge: dict[str, Any] | None,
     names: render.Names,
+    *,
+    target: str | None = None,
 ) -> int:
     try:
-        final = _session(app, api, challenge, names).run(state)
+        final = _session(app, api, challenge, names, target=target).run(state)
     except ConnectionLost as error:
         app.errors.print(
             Text(
                 f"Lost the connection to the server: {error}.\nYour round is kept on the "
-                "server as far as it got: `yatzy-play play` resumes it.",
+                f"server as far as it got: {resume_command(state)} resumes it.",
                 style="bold red",
             )
         )
@@ -226,12 +312,26 @@ def _play_round(
     return 0
 
 
+def resume_command(state: dict[str, Any]) -> str:
+    """The command that resumes this round.
+
+    >>> resume_command({"id": "r1", "mode": "solo"})
+    '`yatzy-play play --round r1`'
+    >>> resume_command({"id": "r1", "mode": "daily", "ranked": True})
+    '`yatzy-play play` (or `yatzy-play play --round r1`)'
+    """
+    command = f"`yatzy-play play --round {state.get('id')}`"
+    if state.get("mode") == "daily" and state.get("ranked"):
+        return f"`yatzy-play play` (or {command})"
+    return command
+
+
 def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | None) -> None:
     round_id = state.get("id")
     if state.get("status") == "in_progress":
         app.console.print(
             f"Left the round at turn {state.get('turn', 0) + 1}; it is kept on the server. "
-            "Resume it with `yatzy-play play` (the same command you started it with)."
+            f"Resume it with {resume_command(state)}."
         )
         return
     text = f"Round {state.get('status')}: {state.get('total')} points."
@@ -257,13 +357,18 @@ def friend(app: App, args: argparse.Namespace) -> int:
     with app.api() as api:
         names = _names(api)
         view = api.friend(args.code)
-        app.console.print(render.friend_view(view, names=names))
         mine = view.get("my_round") or {}
         if mine.get("status") and mine["status"] != "in_progress":
+            app.console.print(render.friend_view(view, names=names))
             return 0
+        # Started first: the server refuses one's own code before anything is shown, and
+        # the view read after it has the score to beat (a view read before has none).
         state = api.friend_start(args.code, view="blind" if args.blind else "target")
+        view = api.friend(args.code)
+        app.console.print(render.friend_view(view, names=names))
         challenge = api.daily(state["date"]) if state.get("date") else None
-        status = _play_round(app, api, state, challenge, names)
+        target = render.friend_target(view)
+        status = _play_round(app, api, state, challenge, names, target=target)
         if status == 0:
             app.console.print(render.friend_view(api.friend(args.code), names=names))
         return status
@@ -333,8 +438,10 @@ def rules_command(app: App, args: argparse.Namespace) -> int:
 
 
 def verify(app: App, args: argparse.Namespace) -> int:
-    """Check a revealed round against its commitment, recomputing every die."""
+    """Check a revealed round against its commitment, recomputing every die, and its
+    action log against this machine's journal."""
     with app.api() as api:
+        names = _names(api)
         challenge = None
         if DATE.match(args.target):
             challenge = api.daily(args.target)
@@ -354,7 +461,9 @@ def verify(app: App, args: argparse.Namespace) -> int:
     record = app.journal.get(round_id)
     day_record = app.journal.day_commitment(str(state["date"])) if state.get("date") else None
     try:
-        report = verify_round(state, challenge=challenge, record=record, day_record=day_record)
+        report = verify_round(
+            state, challenge=challenge, record=record, day_record=day_record, box_name=names.box
+        )
     except NotVerifiable as error:
         app.console.print(str(error))
         if challenge and challenge.get("reveal_at"):
@@ -365,5 +474,5 @@ def verify(app: App, args: argparse.Namespace) -> int:
                 f"{record.commitment_seen_at}; verify compares the seed with it then."
             )
         return 1
-    app.console.print(render.verify_report(report))
+    app.console.print(render.verify_report(report, names=names))
     return 0 if report.ok else 1

@@ -1,19 +1,23 @@
-"""Playing a round at the keyboard: one frame per state (dice with their numbers, the
-scorecard with the points each open box would get now, the countdown to the daily
-reset), one line of input per move.
+"""Playing a round at the keyboard: one screen per state (dice with their numbers, the
+scorecard with the points each open box would get now and the bonus pace), sized to
+the terminal (:class:`client.render.RoundScreen`), one line of input per move, and a
+bottom bar with the keys and the countdown to the daily reset.
 
-The keys, as the help shows them::
+The keys, as the bar shows them::
 
     r            roll the dice that are not held (the first roll of a turn throws all)
     1 3 5 / 135  toggle the hold of dice 1, 3 and 5 (numbers as shown above the dice)
-    s 7 / s chance   score the box of that number (or id, or name prefix)
+    s 7 / s chance   score the box of that number (or id, or name prefix); a box that
+                 would score 0 (a scratch) asks once
     ?            hint: the best moves now (solo and computer games; the daily has none)
     l            look: show the round again, as the server has it
-    q            leave; the round is kept and `yatzy-play play` resumes it
+    q            leave; the round is kept on the server
 
-Every move is one request carrying the ``turn``/``roll`` last seen. A 409 means the
-round moved on elsewhere: the state it carries is shown instead, holds cleared. Other
-refusals are shown as the server worded them.
+Every move is one request carrying the ``turn``/``roll`` last seen, and every action
+the server acknowledges and every state shown goes into the journal
+(:class:`client.storage.Journal`) for ``verify``. A 409 means the round moved on
+elsewhere: the state it carries is shown instead, holds cleared. Other refusals are
+shown as the server worded them.
 """
 
 from __future__ import annotations
@@ -33,10 +37,43 @@ from client.render import NO_NAMES, Names
 from client.storage import Journal
 
 PROMPT = "yatzy> "
-HELP = (
-    "r roll · 1-6 toggle hold (e.g. 1 3 or 13) · s N / s BOX score · ? hint · "
-    "l look again · q leave (resume later with yatzy-play play)"
-)
+CLOSING_LINES = 5
+"""Lines left under a finished round's screen: the result, how to verify it, a prompt."""
+
+
+def keys_help(dice_count: int, *, short: bool = False) -> str:
+    """The keys, for ``dice_count`` dice: in full, or ``short`` for a narrow bar.
+
+    >>> keys_help(5, short=True)
+    'r roll · 1-5 hold · s N score · ? hint · l look · q leave'
+    """
+    if short:
+        return f"r roll · 1-{dice_count} hold · s N score · ? hint · l look · q leave"
+    return (
+        f"r roll · 1-{dice_count} toggle hold (e.g. 1 3 or 13) · s N / s BOX score · "
+        "? hint · l look again · q leave"
+    )
+
+
+def bottom_bar(width: int, dice_count: int, countdowns: Sequence[str | None] = ()) -> str:
+    """The bottom bar: the keys on the left, the countdown (long, else short) on the
+    right, in the longest wording that fits ``width`` columns.
+
+    >>> bottom_bar(80, 6, ["Daily resets in 5h 13m (00:00 UTC)", "resets in 5h 13m"])
+    ' r roll · 1-6 hold · s N score · ? hint · l look · q leave     resets in 5h 13m '
+    >>> len(bottom_bar(40, 6))
+    40
+    """
+    keys = [keys_help(dice_count), keys_help(dice_count, short=True)]
+    clocks = [c for c in countdowns if c] or [""]
+    # The keys in full, then the shorter keys, then the shorter countdown too.
+    wordings = [(keys[0], clocks[0]), *((keys[1], clock) for clock in clocks)]
+    for left, right in wordings:
+        room = width - len(left) - len(right) - 2
+        if room >= (4 if right else 0):
+            return f" {left}{' ' * room}{right} "
+    text = f" {keys[-1]}   {clocks[-1]}"
+    return text[: width - 1] + "…" if len(text) > width else text.ljust(width)
 
 
 @dataclass(frozen=True)
@@ -158,7 +195,7 @@ def parse_command(
         if wrong:
             return Invalid(f"There is no die {wrong[0]}: the dice are numbered 1 to {dice_count}.")
         return Toggle(numbers)
-    return Invalid(f'"{text.strip()}" is not a move. {HELP}')
+    return Invalid(f'"{text.strip()}" is not a move. {keys_help(dice_count)}')
 
 
 class LineReader(Protocol):
@@ -170,26 +207,86 @@ class LineReader(Protocol):
 
 
 class TerminalReader:
-    """prompt_toolkit on a terminal (line editing, history, box completion, a bottom
-    line with the live countdown); plain ``input()`` otherwise (a pipe, a script)."""
+    """prompt_toolkit on a terminal (line editing, history, the box name suggested as it
+    is typed, accepted with Tab or →, and the bottom bar right under the prompt);
+    plain ``input()`` otherwise (a pipe, a script). A suggestion, not a completion menu:
+    prompt_toolkit reserves lines above its bar for a menu (8 by default), which would
+    push the round's screen up; with no completer it reserves none."""
 
-    def __init__(self, *, toolbar: Callable[[], str] | None, words: Sequence[str]) -> None:
+    def __init__(
+        self,
+        *,
+        toolbar: Callable[[int], str],
+        boxes: Sequence[str],
+        names: Names,
+        refresh: bool,
+    ) -> None:
         self._session: Any = None
         if sys.stdin.isatty() and sys.stdout.isatty():
             from prompt_toolkit import PromptSession
-            from prompt_toolkit.completion import WordCompleter
+            from prompt_toolkit.application import get_app
+            from prompt_toolkit.auto_suggest import AutoSuggest, Suggestion
+            from prompt_toolkit.key_binding import KeyBindings
+
+            class BoxSuggest(AutoSuggest):
+                def get_suggestion(self, buffer: Any, document: Any) -> Suggestion | None:
+                    rest = box_completion(document.text, boxes, names)
+                    return Suggestion(rest) if rest else None
+
+            keys = KeyBindings()
+
+            @keys.add("tab")
+            def _accept(event: Any) -> None:
+                suggestion = event.current_buffer.suggestion
+                if suggestion:
+                    event.current_buffer.insert_text(suggestion.text)
 
             self._session = PromptSession(
-                completer=WordCompleter(list(words)),
-                bottom_toolbar=toolbar,
-                refresh_interval=1.0 if toolbar else 0,
+                auto_suggest=BoxSuggest(),
+                key_bindings=keys,
+                bottom_toolbar=lambda: toolbar(get_app().output.get_size().columns),
+                refresh_interval=1.0 if refresh else 0,
             )
+
+    @property
+    def shows_bar(self) -> bool:
+        """Whether the bottom bar is on the screen: prompt_toolkit on a terminal that
+        answers cursor-position requests (it draws the bar only where it knows how many
+        lines are left; until a terminal is known not to answer, it is taken to)."""
+        if self._session is None:
+            return False
+        from prompt_toolkit.renderer import CPR_Support
+
+        return bool(self._session.app.renderer.cpr_support != CPR_Support.NOT_SUPPORTED)
 
     def read(self, prompt: str) -> str:
         """One line from the player."""
         if self._session is None:
             return input(prompt)
         return str(self._session.prompt(prompt))
+
+
+def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str:
+    """What completes ``s PREFIX`` to the one box whose name (or id) starts so.
+
+    >>> names = Names({"small_straight": "Small straight", "chance": "Chance"})
+    >>> box_completion("s sm", ["small_straight", "chance"], names)
+    'all straight'
+    >>> box_completion("s 2", ["small_straight", "chance"], names)
+    ''
+    """
+    head, _, typed = text.partition(" ")
+    typed = typed.lstrip()
+    if head.lower() not in ("s", "score") or not typed or typed.isdigit():
+        return ""
+    resolved = resolve_box(typed, boxes, names)
+    if isinstance(resolved, Invalid):
+        return ""
+    wanted = typed.lower().replace(" ", "_")
+    for full in (names.box(resolved), resolved):
+        if full.lower().replace(" ", "_").startswith(wanted):
+            return full[len(typed) :]
+    return ""
 
 
 class PlaySession:
@@ -204,42 +301,74 @@ class PlaySession:
         reader: LineReader | None = None,
         challenge: dict[str, Any] | None = None,
         names: Names = NO_NAMES,
+        target: str | None = None,
     ) -> None:
         self.api = api
         self.console = console
         self.journal = journal
         self.challenge = challenge
         self.names = names
+        self.target = target
+        """A friend's score to beat, for the title (``ada's score to beat: 263``)."""
         self.held: set[int] = set()
         self._reader = reader
+        self._terminal: TerminalReader | None = None
+        self._dice_count = 6
+        self._keys_shown = False
 
-    def countdown(self) -> str | None:
+    def countdown(self, *, short: bool = False) -> str | None:
         """The countdown to the daily reset, for a round of a daily challenge."""
-        return render.reset_countdown(self.challenge)
+        return render.reset_countdown(self.challenge, short=short)
 
-    def _toolbar(self) -> str:
-        return " " + " · ".join(filter(None, [self.countdown(), HELP]))
+    def _toolbar(self, width: int) -> str:
+        clocks = [self.countdown(), self.countdown(short=True)]
+        return bottom_bar(width - 1, self._dice_count, clocks)
 
     def show(self, state: dict[str, Any], messages: Sequence[RenderableType]) -> None:
-        """Draw the round's frame (the screen is cleared first on a terminal)."""
+        """Draw the round's screen: on a terminal, cleared first and sized to fit above
+        the prompt and the bottom bar (which has the keys and the ticking countdown);
+        without the bar (a pipe, a terminal that does not answer cursor-position
+        requests) with the keys and the countdown in it."""
+        height = None
         if self.console.is_terminal:
             self.console.clear()
+            # Room for the prompt and the bar; once over, for the closing lines and the
+            # shell's prompt instead.
+            below = 2 if state.get("status") == "in_progress" else CLOSING_LINES
+            height = max(1, self.console.size.height - below)
+        bar = self._terminal is not None and self._terminal.shows_bar
+        # Without the bar the keys are on every screen of a terminal, and once in a log.
+        if not bar and (self.console.is_terminal or not self._keys_shown):
+            messages = [Text(keys_help(self._dice_count), style="dim"), *messages]
+            self._keys_shown = True
         frame = render.round_frame(
-            state, self.held, names=self.names, countdown=self.countdown(), messages=messages
+            state,
+            self.held,
+            names=self.names,
+            countdown=None if bar else self.countdown(),
+            target=self.target,
+            messages=messages,
+            height=height,
         )
         self.console.print(frame)
 
     def run(self, state: dict[str, Any]) -> dict[str, Any]:
         """Play until the round is over or the player leaves; the last state seen."""
         boxes = list(state.get("scorecard") or {})
-        dice_count = yatzy.get_ruleset(str(state.get("ruleset"))).dice_count
-        reader = self._reader or TerminalReader(
-            toolbar=self._toolbar if self.challenge else None,
-            words=["roll", "score", "hint", "look", "help", "quit", *boxes],
-        )
-        messages: list[RenderableType] = [Text(HELP, style="dim")]
+        self._dice_count = yatzy.get_ruleset(str(state.get("ruleset"))).dice_count
+        reader = self._reader
+        if reader is None:
+            terminal = TerminalReader(
+                toolbar=self._toolbar,
+                boxes=boxes,
+                names=self.names,
+                refresh=self.challenge is not None,
+            )
+            self._terminal = reader = terminal
+        messages: list[RenderableType] = []
+        fetched = True
         while True:
-            self.journal.record(state)
+            self.journal.shown(state, held=self.held, fetched=fetched)
             self.show(state, messages)
             if state.get("status") != "in_progress":
                 return state
@@ -247,45 +376,71 @@ class PlaySession:
                 line = reader.read(PROMPT)
             except (EOFError, KeyboardInterrupt):
                 return state
-            command = parse_command(line, boxes=boxes, dice_count=dice_count, names=self.names)
+            command = parse_command(
+                line, boxes=boxes, dice_count=self._dice_count, names=self.names
+            )
             if isinstance(command, Quit):
                 return state
+            if isinstance(command, Score) and not self._scratch_confirmed(command, state, reader):
+                messages = [Text("Not scored.", style="yellow")]
+                fetched = False
+                continue
             try:
-                state, messages = self.apply(command, state)
+                state, messages, fetched = self.apply(command, state)
             except Conflict as conflict:
+                # The server's words say the round moved on; what is ours to add is
+                # that the holds made for the old state are gone.
+                cleared = " Your holds are cleared." if self.held else ""
                 self.held.clear()
                 state = conflict.current or self.api.round(str(state["id"]))
-                messages = [
-                    Text(conflict.message, style="bold yellow"),
-                    Text("The round had moved on; this is its current state.", style="yellow"),
-                ]
+                fetched = True
+                messages = [Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow"))]
             except ApiError as error:
-                messages = [Text(error.message, style="bold red")]
+                messages, fetched = [Text(error.message, style="bold red")], False
+
+    def _scratch_confirmed(self, command: Score, state: dict[str, Any], reader: LineReader) -> bool:
+        """A box that would score 0 now asks once before it is scored (a typo must not
+        scratch a box); any other move goes ahead."""
+        options = state.get("options") or {}
+        if options.get(command.category, 1) != 0:
+            return True
+        name = self.names.box(command.category)
+        # Drawn again first, so the question takes the prompt's line, not one below it.
+        self.show(state, [])
+        try:
+            answer = reader.read(f"{name} scores 0 now: scratch it? [y/N] ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def apply(
         self, command: Command, state: dict[str, Any]
-    ) -> tuple[dict[str, Any], list[RenderableType]]:
-        """Carry out one command; the new state and the messages to show under it."""
+    ) -> tuple[dict[str, Any], list[RenderableType], bool]:
+        """Carry out one command; the new state, the messages to show under it, and
+        whether the state was read afresh (rather than answered to an action of ours)."""
         round_id = str(state["id"])
         if isinstance(command, Invalid):
-            return state, [Text(command.message, style="red")]
+            return state, [Text(command.message, style="red")], False
         if isinstance(command, Help):
-            return state, [Text(HELP)]
+            return state, [Text(keys_help(self._dice_count))], False
         if isinstance(command, Look):
-            return self.api.round(round_id), []
+            return self.api.round(round_id), [], True
         if isinstance(command, Toggle):
             if not state.get("dice"):
-                return state, [Text("Roll first: there are no dice to hold yet.", style="red")]
+                message = Text("Roll first: there are no dice to hold yet.", style="red")
+                return state, [message], False
             for number in command.numbers:
                 self.held ^= {number - 1}
-            return state, []
+            return state, [], False
         if isinstance(command, Roll):
             hold = sorted(self.held) if state.get("roll") else []
             new = self.api.roll(round_id, hold=hold, turn=state["turn"], roll=state["roll"])
-            return new, []
+            self.journal.acted({"type": "roll", "hold": hold}, new, before=state)
+            return new, [], False
         if isinstance(command, Score):
             seen_turns = len((state.get("opponent") or {}).get("turns", []))
             new = self.api.score(round_id, category=command.category, turn=state["turn"])
+            self.journal.acted({"type": "score", "category": command.category}, new, before=state)
             self.held.clear()
             points = new.get("scorecard", {}).get(command.category)
             messages: list[RenderableType] = [
@@ -298,6 +453,6 @@ class PlaySession:
                         turn, opponent.get("level"), opponent.get("total", 0), names=self.names
                     )
                 )
-            return new, messages
+            return new, messages, False
         assert isinstance(command, Hint)
-        return state, [render.hint_table(self.api.hint(round_id), names=self.names)]
+        return state, [render.hint_table(self.api.hint(round_id), names=self.names)], False

@@ -15,10 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+import yatzy
 from client.verify import Report, TurnLine
 
 MODE_TITLES = {
@@ -99,32 +103,39 @@ def duration(seconds: float) -> str:
 
 
 def reset_countdown(
-    challenge: Mapping[str, Any] | None, now: dt.datetime | None = None
+    challenge: Mapping[str, Any] | None, now: dt.datetime | None = None, *, short: bool = False
 ) -> str | None:
     """When the daily resets, in words: before midnight the time left; during the grace
     period the time left to finish a round started before it; None once revealed.
+    ``short`` for a narrow line.
 
     >>> day = {"closes_at": "2026-12-02T00:00:00Z", "reveal_at": "2026-12-02T00:30:00Z"}
     >>> reset_countdown(day, dt.datetime(2026, 12, 1, 18, 47, tzinfo=dt.UTC))
     'Daily resets in 5h 13m (00:00 UTC)'
     >>> reset_countdown(day, dt.datetime(2026, 12, 2, 0, 10, tzinfo=dt.UTC))
     'Day closed: finish within 20m 00s (grace period)'
+    >>> reset_countdown(day, dt.datetime(2026, 12, 2, 0, 10, tzinfo=dt.UTC), short=True)
+    'finish within 20m 00s'
     """
     if not challenge:
         return None
     closes, reveal = parse_time(challenge.get("closes_at")), parse_time(challenge.get("reveal_at"))
     now = now or dt.datetime.now(dt.UTC)
     if closes and now < closes:
+        left = duration((closes - now).total_seconds())
+        if short:
+            return f"resets in {left}"
         zone_name = str(challenge.get("time_zone") or "UTC")
         try:
             local = closes.astimezone(zoneinfo.ZoneInfo(zone_name))
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             local, zone_name = closes.astimezone(dt.UTC), "UTC"
-        left = duration((closes - now).total_seconds())
         return f"Daily resets in {left} ({local:%H:%M} {zone_name})"
     if reveal and now < reveal:
         left = duration((reveal - now).total_seconds())
-        return f"Day closed: finish within {left} (grace period)"
+        return (
+            f"finish within {left}" if short else f"Day closed: finish within {left} (grace period)"
+        )
     return None
 
 
@@ -141,81 +152,335 @@ def round_title(state: Mapping[str, Any], *, names: Names) -> str:
     return " · ".join(parts)
 
 
-def status_line(state: Mapping[str, Any]) -> Text:
-    """``Turn 4 of 20 · roll 1 of 3 · total 57`` (or the final line)."""
+def state_ruleset(state: Mapping[str, Any]) -> yatzy.Ruleset | None:
+    """The engine's ruleset of a round as the API shows it (``ruleset`` and ``rules``),
+    or None for one this client does not know."""
+    try:
+        return yatzy.get_ruleset(str(state.get("ruleset")), **dict(state.get("rules") or {}))
+    except (yatzy.YatzyError, TypeError, ValueError):
+        return None
+
+
+def signed(value: float) -> str:
+    """A pace as the score sheet writes it.
+
+    >>> signed(3), signed(-4), signed(0), signed(1.5)
+    ('+3', '-4', '0', '+1.5')
+    """
+    return f"+{value:g}" if value > 0 else f"{value:g}"
+
+
+def pace_text(pace: yatzy.BonusPace) -> str:
+    """The upper bonus pace in a few words (the numbers are :func:`yatzy.bonus_pace`'s).
+
+    >>> maxi = yatzy.get_ruleset("maxi")
+    >>> pace_text(yatzy.bonus_pace(maxi, {"sixes": 30, "twos": 4}))
+    'bonus pace +2, 50 to go'
+    >>> pace_text(yatzy.bonus_pace(maxi, dict.fromkeys(["ones", "twos"], 0)))
+    'bonus pace -12, 84 to go'
+    """
+    if pace["reached"]:
+        return f"bonus reached (+{pace['points']})"
+    if len(pace["boxes"]) == len(pace["par"]):
+        return "bonus missed"
+    return f"bonus pace {signed(pace['pace'])}, {pace['needed']} to go"
+
+
+def status_line(state: Mapping[str, Any], pace: yatzy.BonusPace | None = None) -> Text:
+    """``Turn 4 of 20 · roll 1 of 3 · total 57 · bonus pace +3, 27 to go`` (or the
+    final line)."""
     total = state.get("total", 0)
     if state.get("status") != "in_progress":
-        return Text(f"Round {state.get('status')} · total {total}", style="bold")
-    rolls = state.get("roll", 0) + state.get("rolls_left", 0)
-    return Text(
-        f"Turn {state.get('turn', 0) + 1} of {state.get('turns')} · "
-        f"roll {state.get('roll', 0)} of {rolls} · total {total}",
-        style="bold",
-    )
+        text = f"Round {state.get('status')} · total {total}"
+    else:
+        rolls = state.get("roll", 0) + state.get("rolls_left", 0)
+        text = (
+            f"Turn {state.get('turn', 0) + 1} of {state.get('turns')} · "
+            f"roll {state.get('roll', 0)} of {rolls} · total {total}"
+        )
+    if pace is not None:
+        text += f" · {pace_text(pace)}"
+    return Text(text, style="bold", no_wrap=True, overflow="ellipsis")
 
 
-def dice_table(dice: Sequence[int], held: Collection[int]) -> RenderableType:
-    """The dice with their numbers (1-based, what the player types); held ones marked."""
+def dice_table(dice: Sequence[int], held: Collection[int], *, boxed: bool = True) -> RenderableType:
+    """The dice with their numbers (1-based, what the player types); held ones marked
+    (``[3]`` and ``held`` under it, so it reads without colour too). ``boxed``: in a
+    frame (six lines), else three lines."""
     if not dice:
         return Text("No dice yet: roll (r).", style="dim")
-    table = Table(box=box.ROUNDED, show_header=True, header_style="dim", pad_edge=True)
+    table = Table(
+        box=box.ROUNDED if boxed else None,
+        show_header=True,
+        header_style="dim",
+        pad_edge=boxed,
+        padding=(0, 1) if boxed else (0, 2, 0, 0),
+    )
     table.add_column("die", style="dim")
     for number in range(1, len(dice) + 1):
-        table.add_column(str(number), justify="center", min_width=5)
+        table.add_column(str(number), justify="center", min_width=5 if boxed else 4)
     faces: list[RenderableType] = [Text("face")]
     marks: list[RenderableType] = [Text("")]
     for position, face in enumerate(dice):
         is_held = position in held
-        faces.append(Text(f" {face} ", style="bold reverse" if is_held else "bold"))
+        faces.append(
+            Text(f"[{face}]", style="bold reverse") if is_held else Text(f" {face} ", style="bold")
+        )
         marks.append(Text("held" if is_held else "", style="cyan"))
     table.add_row(*faces)
     table.add_row(*marks)
     return table
 
 
-def scorecard_table(state: Mapping[str, Any], *, names: Names) -> Table:
-    """Every box in printed order: its number, name, the points filled or, for an open
-    box after a roll, the points it would get now; the computer's column beside it."""
+@dataclass(frozen=True)
+class _CardRow:
+    number: str
+    label: Text
+    you: Text
+    pace: Text = field(default_factory=Text)
+    theirs: Text = field(default_factory=Text)
+
+
+def _card_rows(
+    state: Mapping[str, Any], pace: yatzy.BonusPace | None, *, names: Names
+) -> list[_CardRow]:
+    """The scorecard's lines: each box (its points, or the points it would get now),
+    after the upper boxes their total against the threshold and the bonus, then any
+    extra bonus, then the total."""
     scorecard: Mapping[str, int | None] = state.get("scorecard") or {}
     options: Mapping[str, int] = state.get("options") or {}
-    opponent = state.get("opponent")
-    table = Table(box=box.SIMPLE_HEAD, show_footer=True, pad_edge=False)
-    table.add_column("#", justify="right", style="dim")
-    table.add_column("box", footer="total")
-    table.add_column("you", justify="right", footer=str(state.get("total", 0)))
+    opponent: Mapping[str, Any] = state.get("opponent") or {}
+    theirs_card: Mapping[str, int | None] = opponent.get("scorecard") or {}
+    par = pace["par"] if pace else {}
     playing = state.get("status") == "in_progress"
-    if playing:
-        table.add_column("now", justify="right", style="green")
-    if opponent:
-        table.add_column("computer", justify="right", footer=str(opponent.get("total", 0)))
-    opponent_card = opponent.get("scorecard", {}) if opponent else {}
+
+    def theirs(value: object) -> Text:
+        return Text("" if value is None or not opponent else str(value))
+
+    rows: list[_CardRow] = []
+    upper_left = sum(1 for box in scorecard if box in par)
     for number, (category, points) in enumerate(scorecard.items(), start=1):
-        now = f"+{options[category]}" if category in options and points is None else ""
-        row: list[RenderableType] = [
-            str(number),
-            Text(names.box(category)),
-            "" if points is None else str(points),
-        ]
-        if playing:
-            row.append(now)
+        if points is not None:
+            you = Text(str(points), style="bold")
+        elif playing and category in options:
+            now = options[category]
+            you = Text(f"+{now}", style="green" if now else "dim")
+        else:
+            you = Text("")
+        pace_cell = Text("")
+        if pace and category in par:
+            ahead = pace["boxes"].get(category)
+            if ahead is None:
+                pace_cell = Text(f"par {par[category]:g}", style="dim")
+            else:
+                pace_cell = Text(signed(ahead), style="red" if ahead < 0 else "green")
+        rows.append(
+            _CardRow(
+                str(number),
+                Text(names.box(category)),
+                you,
+                pace_cell,
+                theirs(theirs_card.get(category)),
+            )
+        )
+        if category in par:
+            upper_left -= 1
+            if upper_left == 0 and pace:
+                rows.extend(_bonus_rows(state, pace, opponent))
+    for key, label in (("extra_bonus", "Extra bonus"),):
+        if state.get(key) or opponent.get(key):
+            rows.append(
+                _CardRow(
+                    "",
+                    Text(label, style="dim"),
+                    Text(str(state.get(key, 0))),
+                    theirs=theirs(opponent.get(key)),
+                )
+            )
+    rows.append(
+        _CardRow(
+            "",
+            Text("Total", style="bold"),
+            Text(str(state.get("total", 0)), style="bold"),
+            theirs=theirs(opponent.get("total")),
+        )
+    )
+    return rows
+
+
+def _bonus_rows(
+    state: Mapping[str, Any], pace: yatzy.BonusPace, opponent: Mapping[str, Any]
+) -> list[_CardRow]:
+    """The upper total against the threshold with the pace, and the bonus with what is
+    left to reach it: the numbers of :func:`yatzy.bonus_pace`."""
+    threshold = pace["threshold"]
+    if pace["reached"]:
+        lead, left = Text("reached", style="green"), Text("")
+    elif len(pace["boxes"]) == len(pace["par"]):
+        lead, left = Text("missed", style="red"), Text("")
+    else:
+        lead = Text(signed(pace["pace"]), style="red" if pace["pace"] < 0 else "green")
+        left = Text(f"{pace['needed']} to go")
+    upper = _CardRow(
+        "",
+        Text("Upper total", style="dim"),
+        Text(f"{state.get('upper_total', 0)}/{threshold}"),
+        lead,
+        Text(str(opponent.get("upper_total", "")) if opponent else ""),
+    )
+    bonus = _CardRow(
+        "",
+        Text(f"Bonus {pace['points']} at {threshold}", style="dim"),
+        Text(str(state.get("bonus", 0))),
+        left,
+        Text(str(opponent.get("bonus", "")) if opponent else ""),
+    )
+    return [upper, bonus]
+
+
+def scorecard_table(
+    state: Mapping[str, Any],
+    *,
+    names: Names,
+    pace: yatzy.BonusPace | None = None,
+    columns: int = 1,
+    name_width: int | None = None,
+) -> Table:
+    """Every box in printed order: its number, name, the points filled or, for an open
+    box after a roll, the points it would get now (``+12``); the upper boxes' pace
+    against par, their total and the bonus; the computer's column beside it. In
+    ``columns`` side-by-side halves (two fit an 80-column terminal); box names cut to
+    ``name_width`` if given."""
+    rows = _card_rows(state, pace, names=names)
+    opponent = bool(state.get("opponent"))
+    height = -(-len(rows) // columns)
+    halves = [rows[start : start + height] for start in range(0, len(rows), height)]
+    table = Table(box=None, pad_edge=False, padding=(0, 1, 0, 0), header_style="dim")
+    for index, half in enumerate(halves):
+        if index:
+            table.add_column("│", style="dim", no_wrap=True)
+        table.add_column("#", justify="right", style="dim", no_wrap=True)
+        table.add_column("box", no_wrap=True, overflow="ellipsis", max_width=name_width)
+        table.add_column("you", justify="right", no_wrap=True)
+        if any(row.pace.plain for row in half):
+            table.add_column("pace", justify="right", no_wrap=True)
         if opponent:
-            theirs = opponent_card.get(category)
-            row.append("" if theirs is None else str(theirs))
-        table.add_row(*row)
-        if number == 6:
-            upper: list[RenderableType] = [
-                "",
-                Text("upper total / bonus", style="dim"),
-                f"{state.get('upper_total', 0)} / {state.get('bonus', 0)}",
-            ]
-            if playing:
-                upper.append("")
-            if opponent:
-                upper.append(f"{opponent.get('upper_total', 0)} / {opponent.get('bonus', 0)}")
-            table.add_row(*upper, end_section=True)
-    if state.get("extra_bonus"):
-        table.add_row("", "extra bonus", str(state["extra_bonus"]), *([""] if playing else []))
+            table.add_column("computer" if columns == 1 else "comp.", justify="right", no_wrap=True)
+    for line in range(height):
+        cells: list[RenderableType] = []
+        for index, half in enumerate(halves):
+            with_pace = any(row.pace.plain for row in half)
+            if index:
+                cells.append("│")
+            if line < len(half):
+                row = half[line]
+                cells.extend([row.number, row.label, row.you])
+                if with_pace:
+                    cells.append(row.pace)
+                if opponent:
+                    cells.append(row.theirs)
+            else:
+                cells.extend([""] * (3 + with_pace + opponent))
+        table.add_row(*cells)
     return table
+
+
+class Cropped:
+    """A renderable in exactly ``height`` lines: cut (the last one an ellipsis), or
+    padded with blank ones; as many as it takes when ``height`` is None."""
+
+    def __init__(self, renderable: RenderableType, height: int | None) -> None:
+        self.renderable, self.height = renderable, height
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = console.render_lines(self.renderable, options.update(height=None), pad=False)
+        if self.height is not None:
+            if len(lines) > self.height:
+                lines = [*lines[: max(0, self.height - 1)], [Segment("…", Style(dim=True))]]
+            lines = lines[: self.height] + [[]] * (self.height - len(lines))
+        for line in lines:
+            yield from line
+            yield Segment.line()
+
+
+MESSAGE_LINES = 2
+"""Lines a round's screen keeps for messages whatever it shows, so the layout stays put
+from one move to the next (the messages may take more where there is room)."""
+
+
+@dataclass
+class RoundScreen:
+    """The whole screen of a round: title (with the countdown or a friend's score to
+    beat), status with the bonus pace, the dice, the scorecard, then the messages.
+
+    With ``height`` (a terminal's lines, less the prompt's) it picks the roomiest
+    layout that fits: dice in a frame or on three lines, the scorecard in one column or
+    two; the messages get the lines left, cut or padded to them, so the prompt and the
+    bar under it sit at the bottom of the terminal. Without it, nothing is cut or
+    padded (a pipe, a log)."""
+
+    state: Mapping[str, Any]
+    held: Collection[int]
+    names: Names
+    countdown: str | None = None
+    target: str | None = None
+    messages: Sequence[RenderableType] = ()
+    height: int | None = None
+
+    def _parts(self) -> tuple[Text, Text, yatzy.BonusPace | None]:
+        title = Text(
+            round_title(self.state, names=self.names),
+            style="bold magenta",
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+        right = "   ".join(filter(None, [self.target, self.countdown]))
+        if right:
+            title.append(f"   {right}", style="yellow")
+        rs = state_ruleset(self.state)
+        pace = yatzy.bonus_pace(rs, self.state.get("scorecard") or {}) if rs else None
+        return title, status_line(self.state, pace), pace
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        flat = options.update(width=width, height=None)
+        title, status, pace = self._parts()
+        playing = self.state.get("status") == "in_progress"
+        dice = self.state.get("dice") or []
+
+        def lines(renderable: RenderableType) -> list[list[Segment]]:
+            return console.render_lines(renderable, flat, pad=False)
+
+        def layout(boxed: bool, columns: int) -> list[list[Segment]] | None:
+            card = scorecard_table(self.state, names=self.names, pace=pace, columns=columns)
+            if columns > 1:
+                # Two halves only where every number fits and each name keeps a dozen
+                # letters (rich cuts the longer ones); one column at any width.
+                cut = scorecard_table(
+                    self.state, names=self.names, pace=pace, columns=columns, name_width=12
+                )
+                unbounded = options.update(width=10 * width, height=None)
+                if Measurement.get(console, unbounded, cut).maximum > width:
+                    return None
+            parts: list[RenderableType] = [title, status]
+            if playing:
+                parts.append(dice_table(dice, self.held, boxed=boxed))
+            parts.append(card)
+            return [line for part in parts for line in lines(part)]
+
+        # The roomiest that fits; on a terminal too small for any, the last one laid out.
+        chosen: list[list[Segment]] = []
+        for boxed, columns in [(True, 1), (False, 1), (True, 2), (False, 2)]:
+            laid = layout(boxed, columns)
+            if laid is not None:
+                chosen = laid
+                if self.height is None or len(laid) + MESSAGE_LINES <= self.height:
+                    break
+        room = None if self.height is None else max(0, self.height - len(chosen))
+        for line in chosen:
+            yield from line
+            yield Segment.line()
+        yield Cropped(Group(*self.messages), room)
 
 
 def round_frame(
@@ -224,18 +489,12 @@ def round_frame(
     *,
     names: Names,
     countdown: str | None = None,
+    target: str | None = None,
     messages: Sequence[RenderableType] = (),
-) -> RenderableType:
-    """The whole screen of a round: title, countdown, status, dice, scorecard, messages."""
-    title = Text(round_title(state, names=names), style="bold magenta")
-    if countdown:
-        title.append(f"   {countdown}", style="yellow")
-    parts: list[RenderableType] = [title, status_line(state)]
-    if state.get("status") == "in_progress":
-        parts.append(dice_table(state.get("dice") or [], held))
-    parts.append(scorecard_table(state, names=names))
-    parts.extend(messages)
-    return Group(*parts)
+    height: int | None = None,
+) -> RoundScreen:
+    """The screen of a round (see :class:`RoundScreen`)."""
+    return RoundScreen(state, held, names, countdown, target, messages, height)
 
 
 def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, names: Names) -> Text:
@@ -257,14 +516,16 @@ def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, nam
 
 
 def hint_table(hint: Mapping[str, Any], *, names: Names, limit: int = 6) -> RenderableType:
-    """The best moves now, best first, with the final score each is expected to give."""
-    table = Table(title="Best moves (expected final score)", box=box.SIMPLE_HEAD)
-    table.add_column("move")
-    table.add_column("expected", justify="right")
+    """The best moves now, best first, with the final score each is expected to give:
+    one run of text that wraps, so it takes few lines under the scorecard."""
+    text = Text("Best moves (expected final score): ", style="bold")
     dice = hint.get("dice", [])
-    for move in hint.get("moves", [])[:limit]:
-        table.add_row(Text(move_text(move, dice, names=names)), f"{move.get('expected', 0):.1f}")
-    return table
+    for index, move in enumerate(hint.get("moves", [])[:limit]):
+        if index:
+            text.append(" · ", style="dim")
+        text.append(move_text(move, dice, names=names))
+        text.append(f" {move.get('expected', 0):.1f}", style="cyan")
+    return text
 
 
 def move_text(move: Mapping[str, Any], dice: Sequence[int] = (), *, names: Names) -> str:
@@ -388,7 +649,9 @@ def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
     if calendar.get("rank"):
         footer.append(f" · rank #{calendar['rank']} on the advent board")
     footer.append(
-        "\nPast doors open an unranked replay: yatzy-play play --date YYYY-12-DD", style="dim"
+        "\nPast doors open an unranked replay: "
+        f"yatzy-play play --date {calendar.get('year')}-12-DD (DD the door)",
+        style="dim",
     )
     return Group(table, footer)
 
@@ -471,19 +734,28 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _turn_text(line: TurnLine) -> str:
+JOURNAL_MARKS = {
+    "here": ("played here", "green"),
+    "partly here": ("partly here", "green"),
+    "elsewhere": ("elsewhere: not checked", "dim"),
+    "differs": ("✗ differs", "bold red"),
+}
+
+
+def _turn_text(line: TurnLine, names: Names) -> str:
     steps = []
     for index, roll in enumerate(line.rolls):
         if index:
             steps.append("keep " + (" ".join(str(p + 1) for p in roll.hold) or "none"))
         mark = "" if roll.seen is None else (" ✓" if roll.seen else " ✗")
         steps.append(" ".join(map(str, roll.dice)) + mark)
-    box_text = f"{line.category} {line.points}" if line.category else "(unfinished)"
+    box_text = f"{names.box(line.category)} {line.points}" if line.category else "(unfinished)"
     return " → ".join([*steps, box_text])
 
 
-def verify_report(report: Report) -> RenderableType:
-    """What ``verify`` checked: each turn recomputed, then each check, then the verdict."""
+def verify_report(report: Report, *, names: Names = NO_NAMES) -> RenderableType:
+    """What ``verify`` checked: each turn recomputed (and how it compares with this
+    machine's journal), then each check, then the verdict."""
     parts: list[RenderableType] = [
         Text(f"Round {report.round_id}", style="bold"),
         Text(f"seed {report.seed}"),
@@ -496,33 +768,84 @@ def verify_report(report: Report) -> RenderableType:
         )
         table.add_column("turn", justify="right")
         table.add_column("rolls (✓ = the dice shown during play)")
+        journal = any(line.journal for line in turns)
+        if journal:
+            table.add_column("journal")
         for line in turns:
-            table.add_row(str(line.turn + 1), _turn_text(line))
+            row: list[RenderableType] = [str(line.turn + 1), Text(_turn_text(line, names))]
+            if journal:
+                text, style = JOURNAL_MARKS.get(line.journal or "", ("", ""))
+                row.append(Text(text, style=style))
+            table.add_row(*row)
         parts.append(table)
     parts.extend(Text(note, style="dim") for note in report.notes)
     for check in report.checks:
         mark, style = ("✓", "green") if check.ok else ("✗", "bold red")
         parts.append(Text(f"{mark} {check.text}", style=style))
-    if report.ok:
+    if not report.journal:
         parts.append(
             Text(
-                "VERIFIED: every die and the total follow from the committed seed.",
-                style="bold green",
+                f"This machine has no journal of round {report.round_id} (it was not played "
+                "here): only the server's own log could be checked, against the seed and the "
+                "engine. A server that changed its log after play would pass; verify on the "
+                "machine it was played on to compare the log with what was shown there.",
+                style="bold yellow",
             )
         )
-    else:
+    if not report.ok:
         parts.append(
             Text(
                 f"VERIFICATION FAILED: {len(report.failures)} difference(s).",
                 style="bold white on red",
             )
         )
+    elif report.journal:
+        parts.append(
+            Text(
+                "VERIFIED: every die and the total follow from the committed seed, and the "
+                "server's log is what this machine played and was shown.",
+                style="bold green",
+            )
+        )
+    else:
+        parts.append(
+            Text(
+                "VERIFIED against the server's own log only: every die and the total follow "
+                "from the committed seed (no journal here to compare the moves with).",
+                style="bold green",
+            )
+        )
     return Group(*parts)
+
+
+def friend_target(view: Mapping[str, Any]) -> str | None:
+    """The score to beat of a friend challenge, for the play screen's title (None
+    while the friend plays blind).
+
+    >>> friend_target({"sharer": "ada", "target": 263})
+    "ada's score to beat: 263"
+    """
+    if view.get("target") is None:
+        return None
+    return f"{view.get('sharer')}'s score to beat: {view['target']}"
+
+
+def _sums(rs: yatzy.Ruleset | None, card: Mapping[str, int | None], total: object) -> list[str]:
+    """A finished card's upper total, bonus and extra bonus (what its total adds up
+    from besides the boxes), the bonus as :func:`yatzy.bonus_pace` reckons it."""
+    if rs is None or not card:
+        return ["", "", ""]
+    pace = yatzy.bonus_pace(rs, card)
+    upper = sum(card.get(box) or 0 for box in pace["par"])
+    bonus = pace["points"] if pace["reached"] else 0
+    boxes = sum(points or 0 for points in card.values())
+    extra = int(total) - boxes - bonus if isinstance(total, int) else 0
+    return [str(upper), str(bonus), str(extra)]
 
 
 def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
     """A friend challenge: who shared it, its rules, the target, and both cards once
-    both are finished."""
+    both are finished (with the upper totals and bonuses, so each column adds up)."""
     head = Text(f"{view.get('sharer')} challenges you", style="bold magenta")
     head.append(f" · {names.ruleset(view.get('ruleset'))}")
     if view.get("date"):
@@ -536,6 +859,7 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
     if mine.get("status") and mine.get("status") != "in_progress":
         parts.append(Text(f"Your round: {mine.get('status')} · {mine.get('total')}"))
     if theirs:
+        rs = state_ruleset({"ruleset": view.get("ruleset"), "rules": view.get("options")})
         table = Table(box=box.SIMPLE_HEAD, show_footer=True, title="Side by side")
         table.add_column("box", footer="total")
         table.add_column("you", justify="right", footer=str(mine.get("total")))
@@ -543,7 +867,25 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
             Text(str(view.get("sharer"))), justify="right", footer=str(theirs.get("total"))
         )
         my_card = mine.get("scorecard") or {}
-        for category, points in (theirs.get("scorecard") or {}).items():
+        their_card = theirs.get("scorecard") or {}
+        upper = set(yatzy.bonus_par(rs)) if rs else set()
+        sums = zip(
+            _sums(rs, my_card, mine.get("total")),
+            _sums(rs, their_card, theirs.get("total")),
+            strict=True,
+        )
+        labels = ["upper total", "bonus", "extra bonus"]
+        rows = [(label, a, b) for label, (a, b) in zip(labels, sums, strict=True)]
+        left = len(upper)
+        for category, points in their_card.items():
             table.add_row(Text(names.box(category)), str(my_card.get(category)), str(points))
+            if category in upper:
+                left -= 1
+                if left == 0:
+                    for label, a, b in rows[:2]:
+                        table.add_row(Text(label, style="dim"), a, b, end_section=label == "bonus")
+        label, a, b = rows[2]
+        if a not in ("", "0") or b not in ("", "0"):
+            table.add_row(Text(label, style="dim"), a, b)
         parts.append(table)
     return Group(*parts)

@@ -2,9 +2,11 @@
 
 * The API token of each server, in the user's config directory (``$XDG_CONFIG_HOME``
   honoured, through platformdirs), in a file only its owner may read (mode 0600).
-* A journal of what the client was shown of each round before its seed was revealed:
-  the commitment and the dice of every roll, in the user's data directory. ``verify``
-  checks the revealed seed against these, so a server cannot change its story later.
+* A journal of each round the client played, in the user's data directory: the
+  commitment it saw while the seed was hidden, every action the server acknowledged
+  (holds, box, the dice and points it answered with) and every state it showed (dice,
+  holds, total). ``verify`` compares the server's action log and the revealed seed with
+  it, so a server cannot change its story later.
 
 Both are small JSON files, written whole and renamed into place, so a crash never
 leaves half a file.
@@ -16,7 +18,8 @@ import contextlib
 import datetime as dt
 import json
 import os
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -139,20 +142,92 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
+Slot = tuple[int, int]
+"""Where a round stands: ``(turn, rolls used in it)``, 0-based turn. An action is at the
+slot it was made in (a roll at ``(t, r)`` leads to ``(t, r + 1)``, a score to
+``(t + 1, 0)``); slots compare in the order of play."""
+
+
+def action_slots(actions: Sequence[Mapping[str, Any]]) -> list[Slot]:
+    """The slot of each action of an action log.
+
+    >>> action_slots([{"type": "roll"}, {"type": "roll"}, {"type": "score"}, {"type": "roll"}])
+    [(0, 0), (0, 1), (0, 2), (1, 0)]
+    """
+    slots: list[Slot] = []
+    turn = roll = 0
+    for action in actions:
+        slots.append((turn, roll))
+        if action.get("type") == "score":
+            turn, roll = turn + 1, 0
+        else:
+            roll += 1
+    return slots
+
+
 @dataclass
 class RoundRecord:
-    """What this client was shown of one round while it was played."""
+    """What this client did and was shown of one round while it was played: the first
+    commitment it saw, then ``events`` in the order they happened:
+
+    * ``{"event": "shown", "turn", "roll", "dice", "held", "total", "fetched"}``: a
+      state on the screen; ``fetched`` when it came from reading the round (starting,
+      resuming, ``l``, a 409), not as the answer to this client's own action;
+    * ``{"event": "action", "turn", "roll", "type": "roll", "hold", "dice", "total"}``
+      or ``{..., "type": "score", "category", "points", "total"}``: an action the server
+      acknowledged, at the slot its answer's action log puts it, with what it answered.
+    """
 
     round_id: str
     commitment: str | None = None
     commitment_seen_at: str | None = None
     seed_hidden_when_seen: bool = False
-    rolls: dict[str, list[int]] | None = None
-    """``"turn/rolls_used"`` → the dice shown after that roll."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def states_shown(self) -> list[dict[str, Any]]:
+        """The states shown, oldest first."""
+        return [event for event in self.events if event.get("event") == "shown"]
+
+    def actions(self) -> list[dict[str, Any]]:
+        """The acknowledged actions, oldest first."""
+        return [event for event in self.events if event.get("event") == "action"]
 
     def dice_seen(self, turn: int, rolls_used: int) -> list[int] | None:
-        """The dice shown after roll ``rolls_used`` (1-based) of ``turn``, if recorded."""
-        return (self.rolls or {}).get(f"{turn}/{rolls_used}")
+        """The dice first shown after roll ``rolls_used`` (1-based) of ``turn``, if any."""
+        for event in self.states_shown():
+            if (event.get("turn"), event.get("roll")) == (turn, rolls_used) and event.get("dice"):
+                return list(event["dice"])
+        return None
+
+
+def _legacy_events(rolls: object) -> list[dict[str, Any]]:
+    """A journal of the first version kept only the dice of each roll (``"turn/roll"``):
+    as states shown, in the order of play, with no actions."""
+    if not isinstance(rolls, dict):
+        return []
+    events = []
+    for key, dice in rolls.items():
+        turn, _, roll = str(key).partition("/")
+        if turn.isdigit() and roll.isdigit() and isinstance(dice, list):
+            events.append(
+                {
+                    "event": "shown",
+                    "turn": int(turn),
+                    "roll": int(roll),
+                    "dice": dice,
+                    "fetched": True,
+                }
+            )
+    return sorted(events, key=lambda event: (event["turn"], event["roll"]))
+
+
+def _state_event(state: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "turn": state.get("turn"),
+        "roll": state.get("roll"),
+        "dice": list(state.get("dice") or []),
+        "total": state.get("total"),
+    }
 
 
 class Journal:
@@ -171,46 +246,82 @@ class Journal:
         data = _read_json(self._path(round_id))
         if not data:
             return None
-        rolls = data.get("rolls")
+        events = data.get("events")
         return RoundRecord(
             round_id=round_id,
             commitment=data.get("commitment"),
             commitment_seen_at=data.get("commitment_seen_at"),
             seed_hidden_when_seen=bool(data.get("seed_hidden_when_seen")),
-            rolls=rolls if isinstance(rolls, dict) else {},
+            events=events if isinstance(events, list) else _legacy_events(data.get("rolls")),
         )
 
-    def record(self, state: dict[str, Any]) -> None:
-        """Note what a round's state shows: the first commitment seen, and the dice after
-        each roll. Nothing already recorded is overwritten, so a later answer that
-        disagrees is caught by ``verify`` rather than papered over."""
+    def _save(self, record: RoundRecord) -> None:
+        write_private(
+            self._path(record.round_id),
+            {
+                "version": 2,
+                "commitment": record.commitment,
+                "commitment_seen_at": record.commitment_seen_at,
+                "seed_hidden_when_seen": record.seed_hidden_when_seen,
+                "events": record.events,
+            },
+        )
+
+    def _open(self, state: Mapping[str, Any]) -> tuple[RoundRecord | None, bool]:
+        """The record of the round of ``state``, with the commitment noted the first
+        time one is seen (never overwritten, so a later answer that disagrees is caught
+        by ``verify`` rather than papered over); and whether that changed it."""
         round_id = str(state.get("id", ""))
         if not round_id:
-            return
-        record = self.get(round_id) or RoundRecord(round_id=round_id, rolls={})
-        rolls = record.rolls if record.rolls is not None else {}
-        changed = False
+            return None, False
+        record = self.get(round_id) or RoundRecord(round_id=round_id)
         if record.commitment is None and isinstance(state.get("commitment"), str):
             record.commitment = state["commitment"]
             record.commitment_seen_at = _now()
             record.seed_hidden_when_seen = state.get("seed") is None
-            changed = True
-        dice, turn, used = state.get("dice"), state.get("turn"), state.get("roll")
-        if dice and isinstance(turn, int) and isinstance(used, int) and used > 0:
-            key = f"{turn}/{used}"
-            if key not in rolls:
-                rolls[key] = list(dice)
-                changed = True
-        if changed:
-            write_private(
-                self._path(round_id),
-                {
-                    "commitment": record.commitment,
-                    "commitment_seen_at": record.commitment_seen_at,
-                    "seed_hidden_when_seen": record.seed_hidden_when_seen,
-                    "rolls": rolls,
-                },
-            )
+            return record, True
+        return record, False
+
+    def shown(
+        self, state: Mapping[str, Any], *, held: Iterable[int] = (), fetched: bool = False
+    ) -> None:
+        """Note a state shown on the screen (with the holds marked on it); the same
+        state shown again is noted once."""
+        record, changed = self._open(state)
+        if record is None:
+            return
+        event = {"event": "shown", **_state_event(state), "held": sorted(held), "fetched": fetched}
+        last = next((e for e in reversed(record.events) if e.get("event") == "shown"), None)
+        same = last is not None and all(last.get(k) == event[k] for k in event if k != "fetched")
+        if not same:
+            event["at"] = _now()
+            record.events.append(event)
+        if changed or not same:
+            self._save(record)
+
+    def acted(
+        self, action: Mapping[str, Any], answer: Mapping[str, Any], *, before: Mapping[str, Any]
+    ) -> None:
+        """Note an action the server acknowledged (``{"type": "roll", "hold"}`` or
+        ``{"type": "score", "category"}``) with its answer: the slot the answer's action
+        log puts it at (else the slot of ``before``, the state it was sent from), the
+        dice it rolled or the points it scored, and the total."""
+        record, _ = self._open(answer)
+        if record is None:
+            return
+        slots = action_slots(answer.get("actions") or [])
+        turn, roll = slots[-1] if slots else (before.get("turn", 0), before.get("roll", 0))
+        event: dict[str, Any] = {"event": "action", "at": _now(), "turn": turn, "roll": roll}
+        if action.get("type") == "score":
+            category = str(action.get("category"))
+            points = (answer.get("scorecard") or {}).get(category)
+            event |= {"type": "score", "category": category, "points": points}
+        else:
+            event |= {"type": "roll", "hold": sorted(action.get("hold") or [])}
+            event["dice"] = list(answer.get("dice") or [])
+        event["total"] = answer.get("total")
+        record.events.append(event)
+        self._save(record)
 
     def _day_path(self, day: str) -> Path:
         safe = "".join(c for c in day if c.isdigit() or c == "-")

@@ -8,24 +8,36 @@
    hidden (:class:`client.storage.Journal`), when it has one;
 2. the dice stream v1 (SPEC §3), recomputed here independently with HMAC-SHA256, gives
    the same values as the engine's;
-3. replaying the action log with :class:`yatzy.Game` gives every roll the client was
-   shown during play, each box's points, the bonuses and the total the server reports;
-4. for a computer game, the opponent's turns: every roll after its holds, its boxes,
+3. replaying the action log with :class:`yatzy.Game` gives each box's points, the
+   bonuses and the total the server reports, and the dice on the table now;
+4. the log against this client's journal (:class:`client.storage.RoundRecord`), when
+   it has one: every action the server acknowledged to this client is in the log at
+   the same place (turn and roll), as it was made (the same holds, the same box);
+   nothing is missing, and there is nothing this client did not send where it was
+   playing; every state it showed (dice, total) is what the log gives there. Stretches
+   of the round this client did not see (played in the browser, say) are reported as
+   not checked, not as failures. Without a journal only the server's own log is
+   checked, and the report says so;
+5. for a computer game, the opponent's turns: every roll after its holds, its boxes,
    points and total, and the result.
 
-Each check becomes a :class:`Check`; any failed one makes the report fail.
+Each check becomes a :class:`Check`; any failed one makes the report fail. A problem
+of the journal comparison is one line per turn, naming the turn and its box.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import yatzy
-from client.storage import RoundRecord
+from client.storage import RoundRecord, Slot
+
+BoxName = Callable[[str], str]
+"""A box's name for people, from its id (the server's names; the id itself at worst)."""
 
 
 class NotVerifiable(Exception):
@@ -40,7 +52,7 @@ class Check:
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class RollLine:
     """One roll as recomputed: the positions held before it and the dice after it."""
 
@@ -59,6 +71,9 @@ class TurnLine:
     category: str | None = None
     points: int | None = None
     server_points: int | None = None
+    journal: str | None = None
+    """How it compares with this client's journal: ``here`` (played here, as logged),
+    ``partly here``, ``elsewhere`` (not checked), ``differs``; None without a journal."""
 
 
 @dataclass
@@ -73,6 +88,10 @@ class Report:
     notes: list[str] = field(default_factory=list)
     rolls_checked: int = 0
     rolls_seen: int = 0
+    stream_agrees: bool = True
+    """Whether the engine's dice and SPEC §3's, derived here on its own, agreed."""
+    journal: bool = False
+    """Whether the round was compared with a journal of this machine's."""
 
     @property
     def ok(self) -> bool:
@@ -158,26 +177,43 @@ def _check_commitments(
             digest == record.commitment,
             f"it equals the commitment this client saw at {record.commitment_seen_at} {when}",
         )
-    else:
-        report.notes.append(
-            "This client has no record of the round (it was not played here), so the "
-            "commitment and dice are compared with the server's answers only."
-        )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the server's log as replayed: its slot, the dice after it (a roll)
+    or scored (a score), the points it scored, and the total after it."""
+
+    slot: Slot
+    action: Mapping[str, Any]
+    dice: tuple[int, ...]
+    points: int | None
+    total: int
+
+
+@dataclass
+class Replay:
+    """The server's log replayed: the game, each step, and the dice and total the round
+    showed at each slot it passed (before the action made there)."""
+
+    game: yatzy.Game
+    steps: list[Step] = field(default_factory=list)
+    at: dict[Slot, tuple[tuple[int, ...], int]] = field(default_factory=dict)
 
 
 def _replay(
-    report: Report,
-    rs: yatzy.Ruleset,
-    seed: bytes,
-    actions: Sequence[Mapping[str, Any]],
-    record: RoundRecord | None,
-) -> yatzy.Game | None:
+    report: Report, rs: yatzy.Ruleset, seed: bytes, actions: Sequence[Mapping[str, Any]]
+) -> Replay | None:
     game = yatzy.Game(rs, seed)
+    replay = Replay(game)
     line = TurnLine(turn=0)
+    disagreements = 0
     for number, action in enumerate(actions, start=1):
+        slot = (game.turn, game.rolls_used)
+        replay.at[slot] = (game.dice, game.total)
         try:
             if action.get("type") == "roll":
-                turn, rolls_used = game.turn, game.rolls_used
+                turn, rolls_used = slot
                 hold = tuple(sorted(action.get("hold", [])))
                 before = game.dice
                 dice = game.roll(hold)
@@ -187,27 +223,20 @@ def _replay(
                 for position, value in zip(fresh, expected, strict=True):
                     independent[position] = value
                 if tuple(independent) != dice:
+                    disagreements += 1
                     report.check(
                         False,
                         f"turn {turn + 1} roll {rolls_used + 1}: the engine rolled "
                         f"{_dice_text(dice)}, SPEC §3 gives {_dice_text(independent)}",
                     )
-                seen_dice = record.dice_seen(turn, rolls_used + 1) if record else None
-                seen = None if seen_dice is None else tuple(seen_dice) == dice
-                if seen is not None:
-                    report.rolls_seen += 1
-                    if not seen:
-                        report.check(
-                            False,
-                            f"turn {turn + 1} roll {rolls_used + 1}: the seed gives "
-                            f"{_dice_text(dice)}, but this client was shown "
-                            f"{_dice_text(seen_dice or [])}",
-                        )
                 report.rolls_checked += 1
-                line.rolls.append(RollLine(hold, dice, seen))
+                line.rolls.append(RollLine(hold, dice, None))
+                replay.steps.append(Step(slot, action, dice, None, game.total))
             elif action.get("type") == "score":
                 category = str(action.get("category"))
+                dice = game.dice
                 line.category, line.points = category, game.score(category)
+                replay.steps.append(Step(slot, action, dice, line.points, game.total))
                 report.turns.append(line)
                 line = TurnLine(turn=game.turn)
             else:
@@ -215,9 +244,218 @@ def _replay(
         except yatzy.YatzyError as error:
             report.check(False, f"action {number} of the log is illegal: {error}")
             return None
+    replay.at[(game.turn, game.rolls_used)] = (game.dice, game.total)
     if line.rolls:
         report.turns.append(line)
-    return game
+    report.stream_agrees = disagreements == 0
+    return replay
+
+
+def _next_slot(slot: Slot, event: Mapping[str, Any]) -> Slot:
+    turn, roll = slot
+    return (turn + 1, 0) if event.get("type") == "score" else (turn, roll + 1)
+
+
+def _slot(event: Mapping[str, Any]) -> Slot:
+    return int(event.get("turn") or 0), int(event.get("roll") or 0)
+
+
+def _elsewhere(events: Sequence[Mapping[str, Any]]) -> list[tuple[Slot, Slot]]:
+    """The stretches of the round the journal says were played elsewhere: before this
+    client first showed the round, between a state it showed and a later one it read
+    (not answered to its own action), and after it last showed it. Half-open, in slots."""
+    stretches: list[tuple[Slot, Slot]] = []
+    cursor: Slot = (0, 0)
+    for index, event in enumerate(events):
+        slot = _slot(event)
+        opened = index == 0 or event.get("event") == "action" or bool(event.get("fetched"))
+        if slot > cursor and opened:
+            stretches.append((cursor, slot))
+        if event.get("event") == "action":
+            cursor = max(cursor, _next_slot(slot, event))
+        else:
+            cursor = max(cursor, slot)
+    stretches.append((cursor, (10**6, 0)))
+    return stretches
+
+
+def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
+    """An action at roll ``roll`` of its turn, in words: ``roll 2 keeping dice 1 2``,
+    ``Sixes (18 points) after roll 2``."""
+    if event.get("type") == "score":
+        points = f" ({event['points']} points)" if event.get("points") is not None else ""
+        return f"{box_name(str(event.get('category')))}{points} after roll {roll}"
+    if not roll:
+        return "roll 1"
+    kept = " ".join(str(p + 1) for p in sorted(event.get("hold") or []))
+    return f"roll {roll + 1} keeping {'dice ' + kept if kept else 'none'}"
+
+
+def _same_move(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+    if mine.get("type") != theirs.get("type"):
+        return False
+    if mine.get("type") == "score":
+        return mine.get("category") == theirs.get("category")
+    return sorted(mine.get("hold") or []) == sorted(theirs.get("hold") or [])
+
+
+def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name: BoxName) -> None:
+    """The server's log against this client's journal (see the module's docstring):
+    each acknowledged action at its slot, no action missing or extra where this client
+    played, the dice and totals it showed; the rest reported as played elsewhere."""
+    problems: dict[int, list[str]] = {}
+    boxes: dict[int, str] = {}
+    server = {step.slot: step for step in replay.steps}
+    acks = {_slot(event): event for event in record.actions()}
+    stretches = _elsewhere(record.events)
+
+    def elsewhere(slot: Slot) -> bool:
+        return any(start <= slot < end for start, end in stretches)
+
+    def problem(turn: int, text: str) -> None:
+        problems.setdefault(turn, []).append(text)
+
+    here: set[int] = set()
+    away: set[int] = set()
+    for slot, step in server.items():
+        turn, roll = slot
+        theirs = {**step.action, "points": step.points}
+        if step.action.get("type") == "score":
+            boxes.setdefault(turn, str(step.action.get("category")))
+        mine = acks.get(slot)
+        if mine is not None:
+            here.add(turn)
+            if mine.get("type") == "score":
+                boxes[turn] = str(mine.get("category"))
+            if not _same_move(mine, step.action):
+                problem(
+                    turn,
+                    f"this client's {_move_text(mine, roll, box_name)}, the server's log "
+                    f"has {_move_text(theirs, roll, box_name)} instead",
+                )
+            elif mine.get("type") == "score" and mine.get("points") != step.points:
+                problem(
+                    turn,
+                    f"this client was shown {_move_text(mine, roll, box_name)}, the seed "
+                    f"gives {step.points}",
+                )
+        elif elsewhere(slot):
+            away.add(turn)
+        else:
+            problem(
+                turn,
+                f"the server's log has {_move_text(theirs, roll, box_name)}, which this "
+                "client did not make",
+            )
+    for slot, mine in acks.items():
+        if slot not in server:
+            turn, roll = slot
+            here.add(turn)
+            if mine.get("type") == "score":
+                boxes[turn] = str(mine.get("category"))
+            problem(
+                turn,
+                f"this client's {_move_text(mine, roll, box_name)} is missing from the "
+                "server's log",
+            )
+
+    totals: dict[str, tuple[int, int]] = {}
+    cursor: Slot = (0, 0)
+    for event in record.events:
+        slot = _slot(event)
+        if event.get("event") == "action":
+            slot, dice = _next_slot(slot, event), event.get("dice")
+            cursor = max(cursor, slot)
+            if event.get("type") == "score":
+                dice = None
+        else:
+            dice = event.get("dice")
+            if slot < cursor:
+                problem(
+                    slot[0],
+                    f"the server showed roll {slot[1]} after it had shown a later state",
+                )
+            cursor = max(cursor, slot)
+        turn, roll = slot
+        if slot not in replay.at:
+            shown = f" ({_dice_text(dice)})" if dice else ""
+            problem(
+                turn,
+                f"this client was shown roll {roll}{shown}, which the server's log never reaches",
+            )
+            continue
+        dice_then, total_then = replay.at[slot]
+        if dice and roll and tuple(dice) != dice_then:
+            problem(
+                turn,
+                f"roll {roll}: the seed gives {_dice_text(dice_then)}, but this client was "
+                f"shown {_dice_text(dice)}",
+            )
+        if event.get("total") is not None and event["total"] != total_then:
+            where = f"after turn {turn}" if roll == 0 else f"at turn {turn + 1} roll {roll}"
+            totals.setdefault(where, (int(event["total"]), total_then))
+
+    states = record.states_shown()
+    for line in report.turns:
+        for index, roll_line in enumerate(line.rolls, start=1):
+            seen = [
+                tuple(event["dice"])
+                for event in states
+                if _slot(event) == (line.turn, index) and event.get("dice")
+            ]
+            if seen:
+                report.rolls_seen += 1
+                roll_line.seen = all(dice == roll_line.dice for dice in seen)
+        line.journal = (
+            "differs"
+            if line.turn in problems
+            else "here"
+            if line.turn in here and line.turn not in away
+            else "partly here"
+            if line.turn in here
+            else "elsewhere"
+        )
+    for turn in sorted(problems):
+        name = f" ({box_name(boxes[turn])})" if turn in boxes else ""
+        text = "; ".join(dict.fromkeys(problems[turn]))
+        report.check(False, f"turn {turn + 1}{name}: {text}")
+    wrong = list(totals.items())
+    for where, (shown_total, replayed) in dict(wrong[:1] + wrong[-1:]).items():
+        report.check(
+            False,
+            f"{where} this client was shown the total {shown_total}, the server's log "
+            f"gives {replayed}",
+        )
+    elsewhere_turns = sorted(away - here - set(problems))
+    if elsewhere_turns:
+        report.notes.append(
+            f"Turn(s) {_turn_list(elsewhere_turns)} were played elsewhere (not in this "
+            "machine's journal): their moves are not checked against it, only replayed."
+        )
+    if not problems and not totals:
+        report.check(
+            True,
+            f"the server's log has each of the {len(acks)} moves made here, as made, and "
+            f"none that was not; {report.rolls_seen} rolls compared with the dice shown "
+            "here, and the totals shown match",
+        )
+
+
+def _turn_list(turns: Sequence[int]) -> str:
+    """Turn numbers (0-based in) for people, runs joined.
+
+    >>> _turn_list([0, 1, 2, 5, 7, 8])
+    '1-3, 6, 8-9'
+    """
+    runs: list[list[int]] = []
+    for turn in turns:
+        if runs and turn == runs[-1][-1] + 1:
+            runs[-1].append(turn)
+        else:
+            runs.append([turn])
+    return ", ".join(
+        f"{run[0] + 1}-{run[-1] + 1}" if len(run) > 1 else str(run[0] + 1) for run in runs
+    )
 
 
 def _check_totals(
@@ -304,9 +542,11 @@ def verify_round(
     challenge: Mapping[str, Any] | None = None,
     record: RoundRecord | None = None,
     day_record: tuple[str, str] | None = None,
+    box_name: BoxName = str,
 ) -> Report:
     """Check a revealed round (see the module's docstring); raises :class:`NotVerifiable`
-    while its seed is hidden.
+    while its seed is hidden. ``record`` is this machine's journal of it, ``day_record``
+    the day's commitment as this machine saw it before the reveal.
 
     >>> game = yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32))
     >>> _ = game.roll(); _ = game.roll(hold=[0]); _ = game.score("twos")
@@ -347,20 +587,29 @@ def verify_round(
             f"the round plays the day's rules ({rs.name})",
         )
     actions = state.get("actions") or []
-    game = _replay(report, rs, raw, actions, record)
-    if game is None:
+    replay = _replay(report, rs, raw, actions)
+    if replay is None:
         return report
+    game = replay.game
     turns_done = sum(1 for action in actions if action.get("type") == "score")
-    seen = f"; {report.rolls_seen} compared with the dice shown here" if report.rolls_seen else ""
-    report.check(
-        True,
-        f"{len(actions)} actions replayed: {turns_done} turns, {report.rolls_checked} rolls "
-        f"recomputed from the seed (engine and SPEC §3 agree){seen}",
-    )
+    if report.stream_agrees:
+        report.check(
+            True,
+            f"{len(actions)} actions replayed: {turns_done} turns, {report.rolls_checked} "
+            "rolls recomputed from the seed (engine and SPEC §3 agree)",
+        )
+    if record is not None:
+        report.journal = True
+        _check_journal(report, replay, record, box_name)
     if state.get("dice") or game.dice:
         report.check(
             list(state.get("dice") or []) == list(game.dice),
-            f"the dice on the table now: {_dice_text(game.dice)}",
+            f"the dice on the table now: {_dice_text(game.dice)}"
+            + (
+                ""
+                if list(state.get("dice") or []) == list(game.dice)
+                else f", but the server shows {_dice_text(state.get('dice') or [])}"
+            ),
         )
     _check_totals(report, game, state)
     opponent = state.get("opponent")

@@ -98,6 +98,16 @@ def _message_from_details(detail: Any) -> str:
 MAX_PROBLEMS = 10
 
 
+def encodable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate (which the parser refuses before
+    any field sees it) would be shown as its escape rather than fail the whole answer.
+
+    >>> encodable("bad \\ud800 input")
+    'bad \\\\ud800 input'
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _bounded(detail: Any, depth: int = 0) -> Any:
     """A DRF error tree cut to at most ``MAX_PROBLEMS`` entries per level and a few
     levels deep, so an answer stays small whatever the request held.
@@ -112,7 +122,7 @@ def _bounded(detail: Any, depth: int = 0) -> Any:
         return {key: _bounded(value, depth + 1) for key, value in items}
     if isinstance(detail, list):
         return [_bounded(value, depth + 1) for value in detail[:MAX_PROBLEMS]]
-    return str(detail)[:500]
+    return encodable(str(detail)[:500])
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -121,7 +131,7 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     >>> error_body("not_found", "No such round.")
     {'code': 'not_found', 'message': 'No such round.'}
     """
-    return {"code": code, "message": message, **extra}
+    return {"code": code, "message": encodable(message), **extra}
 
 
 def error_text(exc: ServiceError | yatzy.YatzyError) -> str:

@@ -3,7 +3,10 @@
 A body is read only up to ``API_MAX_BODY_BYTES`` (413 beyond it) and its nesting depth
 is measured before :func:`json.loads` sees it (400 ``parse_error`` beyond
 ``API_MAX_JSON_DEPTH``), so no body can make the parser recurse or allocate without
-bound. ``NaN`` and ``Infinity`` are not JSON and are refused.
+bound. ``NaN`` and ``Infinity`` are not JSON and are refused, and so is a string
+holding a lone surrogate (``"\\ud800"``: an escape JSON's grammar allows but that is no
+Unicode text, RFC 7493 §2.1), so no field, message or answer ever meets a string it
+cannot encode.
 """
 
 from __future__ import annotations
@@ -53,6 +56,33 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether any string in a parsed JSON value (an object's keys included) holds a
+    surrogate that is not half of a pair; the parser joins a pair into one character,
+    so any surrogate left is a lone one.
+
+    >>> has_lone_surrogate({"mode": "solo", "seats": ["Ann", "\\U0001f3b2"]})
+    False
+    >>> has_lone_surrogate({"options": {"\\ud800": True}})
+    True
+    """
+    if isinstance(value, str):
+        return not _is_text(value)
+    if isinstance(value, list):
+        return any(has_lone_surrogate(item) for item in value)
+    if isinstance(value, dict):
+        return any(not _is_text(key) or has_lone_surrogate(item) for key, item in value.items())
+    return False
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = settings.API_MAX_BODY_BYTES
@@ -67,9 +97,17 @@ class JSONParser(parsers.JSONParser):
                 % {"depth": settings.API_MAX_JSON_DEPTH}
             )
         try:
-            return json.loads(body.decode(encoding), parse_constant=_refuse_constant)
+            data = json.loads(body.decode(encoding), parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as exc:
             # The detail is the JSON decoder's own diagnosis, in English.
             raise exceptions.ParseError(
                 gettext("The body is not valid JSON: %(error)s") % {"error": exc}
             ) from None
+        if has_lone_surrogate(data):
+            raise exceptions.ParseError(
+                gettext(
+                    "The body is not valid JSON text: a string holds a lone surrogate "
+                    "(an escape from U+D800 to U+DFFF without the other half of its pair)."
+                )
+            )
+        return data

@@ -48,7 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "health_check",  # its HTML page, for a browser or a plain curl
@@ -229,6 +229,8 @@ DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
 # Tables for options other than the rulesets' defaults are built on demand, at most this
 # many (a Maxi table is 268 MB and minutes of CPU).
 STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
+# ... of which one player's games may need at most this many (games/tables.py).
+STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = env.int("STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2)
 # A worker that starts queues the missing default tables (Yatzy, Yahtzee, then Maxi).
 STRATEGY_TABLES_BUILD_AT_START = env.bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
 
@@ -245,6 +247,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "web:login"
 LOGIN_REDIRECT_URL = "web:home"
 LOGOUT_REDIRECT_URL = "web:home"
+
+# API tokens (django-rest-knox): only a SHA-512 digest of each is stored; one token per
+# log-in, shown once, deleted by its log-out. They do not expire (the terminal client
+# keeps one for months); a player holds at most accounts.services.TOKENS_PER_PLAYER,
+# the oldest log-in ending when a new one would pass it.
+REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False}
 
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).
@@ -264,8 +272,8 @@ REST_FRAMEWORK = {
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
     # own address with the header. deploy/ sets it for its proxy.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
-    # DRF's token authentication, which also answers in the player's profile language
-    # (accounts/auth.py); session users have theirs from accounts.middleware already.
+    # Hashed tokens (knox, accounts/auth.py), answering in the player's profile language;
+    # session users have theirs from accounts.middleware already.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

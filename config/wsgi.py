@@ -10,8 +10,9 @@ application = get_wsgi_application()
 # Hints need the strategy tables and numba's compiled kernels in memory; the first call
 # loads them (seconds). gunicorn loads them in its master before forking and each worker
 # watches for tables built later (deploy/gunicorn.conf.py); any other server, such as the
-# development server, starts the same watch here, in the background.
+# development server, starts the same watch here (``games`` handles the hook), in the
+# background.
 if not os.environ.get("SERVER_SOFTWARE", "").startswith("gunicorn/"):
-    from games.tables import tables_watch
+    from config.hooks import web_process_started
 
-    tables_watch()
+    web_process_started()

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import Party, Round, ShareCode, StrategyTable
 from games.selectors import round_status
 from games.services import round_delete, share_codes_revoke
+from games.tables import table_deletable, table_delete
 
 
 @admin.register(Round)
@@ -97,6 +98,19 @@ class StrategyTableAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Custom tables only, and not while one is being built; the file goes too.
+        allowed = super().has_delete_permission(request, obj)
+        return allowed and (obj is None or table_deletable(obj))
+
+    def delete_model(self, request: HttpRequest, obj: StrategyTable) -> None:
+        table_delete(row=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[StrategyTable]) -> None:
+        for row in queryset:
+            if table_deletable(row):
+                table_delete(row=row)
+
 
 class PlaysInline(admin.TabularInline):
     model = Round
@@ -141,7 +155,7 @@ class ShareCodeAdmin(admin.ModelAdmin):
         count: int = getattr(obj, "play_count", 0)
         return count
 
-    @admin.action(description="Revoke the selected codes (404 to everyone afterwards)")
+    @admin.action(description="Revoke the selected codes (no new rounds; 404 but to who played)")
     def revoke(self, request: HttpRequest, queryset: QuerySet[ShareCode]) -> None:
         revoked = share_codes_revoke(codes=queryset)
         self.message_user(request, f"Revoked {revoked} code(s).", messages.SUCCESS)

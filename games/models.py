@@ -203,6 +203,15 @@ class StrategyTable(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
     error = models.TextField(_("error"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("requested by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The player whose game first needed a table for other options (their quota)."),
+    )
 
     class Meta:
         ordering = ["requested_at"]

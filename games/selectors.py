@@ -52,10 +52,26 @@ def round_status(rnd: Round) -> str:
 
 def round_seed_shown(rnd: Round) -> str | None:
     """The round's seed in hex once a player may see it: a daily round's with its day's,
-    any other game's once it is over (until then it would tell the dice to come)."""
+    any other game's once it is over (until then it would tell the dice to come) and
+    only while the player has no unfinished round on the same seed, whichever friend
+    code led to it (SPEC §7): a finished round must not tell the dice of another."""
     if rnd.challenge is not None:
         return challenge_seed_shown(rnd.challenge)
-    return bytes(rnd.seed).hex() if rnd.status != Round.Status.IN_PROGRESS else None
+    if rnd.status == Round.Status.IN_PROGRESS or seed_unfinished(
+        player_id=rnd.player_id, seed=bytes(rnd.seed)
+    ):
+        return None
+    return bytes(rnd.seed).hex()
+
+
+def seed_unfinished(*, player_id: int, seed: bytes) -> Round | None:
+    """The player's unfinished round on ``seed``, if any (there is at most one: starting
+    a friend round refuses a second, ``games.services.friend_round_start``)."""
+    return (
+        Round.objects.filter(player_id=player_id, seed=seed, status=Round.Status.IN_PROGRESS)
+        .select_related("challenge", "party", "share")
+        .first()
+    )
 
 
 def round_shareable(rnd: Round) -> bool:
@@ -329,9 +345,11 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
         share = _live_share_of(rnd)
         view["share"] = share_plays(share) if share is not None else None
     if state["share"] is not None:
-        # A code revoked since: the round plays on without its challenge's page.
+        # Revoked since or not, the friend who played a code keeps its comparison (SPEC
+        # §7); a code that is gone leaves the round playing on without it.
         with contextlib.suppress(NotFoundError):
-            view["challenge"] = friend_view(share=share_get(code=state["share"]), player=player)
+            shared = share_get(code=state["share"], player=player)
+            view["challenge"] = friend_view(share=shared, player=player)
     return view
 
 
@@ -493,17 +511,22 @@ def party_payload(party: Party, seats: list[Round] | None = None) -> dict[str, A
 # -- friend challenges ------------------------------------------------------------------
 
 
-def share_get(*, code: str) -> ShareCode:
+def share_get(*, code: str, player: User | None = None) -> ShareCode:
     """A live code, read as people type it; unknown, malformed and revoked codes are all
-    404 (never 403), so nothing tells a guesser how close they came."""
+    404 (never 403), so nothing tells a guesser how close they came. With ``player``, a
+    revoked code is still found for a friend who played it: revoking stops new rounds,
+    not the comparison of those who played (SPEC §7)."""
     normalized = code_read(code)
     share = (
-        ShareCode.objects.filter(code=normalized, revoked_at__isnull=True)
+        ShareCode.objects.filter(code=normalized)
         .select_related("round__player", "round__challenge")
         .first()
         if normalized
         else None
     )
+    if share is not None and share.revoked_at is not None:
+        played = player is not None and share.plays.filter(player=player).exists()
+        share = share if played else None
     if share is None:
         raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
@@ -553,26 +576,35 @@ def share_plays(share: ShareCode) -> dict[str, Any]:
     }
 
 
-def _turn_by_turn(rnd: Round) -> list[dict[str, Any]]:
-    """Each turn of a finished round: the box, its points and the dice that filled it."""
+def _turn_by_turn(rnd: Round, *, dice: bool = True) -> list[dict[str, Any]]:
+    """Each turn of a finished round: the box, its points and the dice that filled it
+    (``[]`` without ``dice``)."""
     game = yatzy.Game(_round_ruleset(rnd), bytes(rnd.seed))
     turns = []
     for action in round_game(rnd).actions:
         if action["type"] == "roll":
             game.roll(action["hold"])
         else:
-            dice = list(game.dice)
+            shown = list(game.dice)
             turn = game.turn
             points = game.score(action["category"])
             turns.append(
-                {"turn": turn, "category": action["category"], "points": points, "dice": dice}
+                {
+                    "turn": turn,
+                    "category": action["category"],
+                    "points": points,
+                    "dice": shown if dice else [],
+                }
             )
     return turns
 
 
 def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
     """What a friend sees of a code. The sharer's total only once the friend chose
-    ``target`` or has finished; both scorecards, turn by turn, once both are finished."""
+    ``target`` or has finished; both scorecards, turn by turn, once both are finished.
+    A shared daily shows the sharer's boxes and points turn by turn, but not their dice
+    until the day is revealed: the friend never rolled those dice (their own holds
+    differed), and before the reveal they would tell more of the day's dice stream."""
     shared = share.round
     mine = (
         share.plays.filter(player=player)
@@ -609,6 +641,9 @@ def friend_view(*, share: ShareCode, player: User) -> dict[str, Any]:
         else {
             "scorecard": dict(round_game(shared).scorecard),
             "total": shared.total,
-            "turns": _turn_by_turn(shared),
+            "turns": _turn_by_turn(
+                shared,
+                dice=shared.challenge is None or challenge_seed_shown(shared.challenge) is not None,
+            ),
         },
     }

@@ -29,7 +29,8 @@ from django.utils.translation import ngettext_lazy
 
 import yatzy
 from accounts.models import User
-from accounts.names import display_name_clean
+from accounts.names import INVISIBLE_NAME, name_clean, name_key, name_visible
+from accounts.services import player_lock
 from config.api_errors import ConflictError, ServiceError
 from daily import clock
 from daily.models import Challenge
@@ -106,7 +107,13 @@ def game_create(
 ) -> Round:
     """Start a solo or computer game on 32 random bytes from the server: its commitment
     is shown from the start, the seed once the game is over. The ruleset and options
-    are fixed now; the player's settings change only later games."""
+    are fixed now; the player's settings change only later games.
+
+    The game's strategy table is requested first, so the hints are ready when the
+    player asks: over the custom-table quotas this is 400 (``tables.table_request``)
+    and no game starts without its hints. At most ``MAX_UNFINISHED_GAMES`` unfinished
+    games per player, checked and stored under the player's lock, so concurrent
+    creates cannot pass it."""
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
     if mode == Round.Mode.COMPUTER:
         level = level or Round.Level.MEDIUM
@@ -115,15 +122,29 @@ def game_create(
                 _("The expert plays an exact strategy, and none exists for saved rolls."),
                 code="expert_unsupported",
             )
-        if level == Round.Level.EXPERT:
-            tables.table_request(rs)
-            tables.table_get(rs)  # 503 table_building until the expert can play
-    else:
-        tables.table_request(rs)  # so the hints are ready when the player asks
-    unfinished = Round.objects.filter(player=player, status=Round.Status.IN_PROGRESS).exclude(
+    _unfinished_games_check(player)  # before the table is queued: a refusal changes nothing
+    tables.table_request(rs, player=player)
+    if level == Round.Level.EXPERT:
+        tables.table_get(rs)  # 503 table_building until the expert can play
+    with transaction.atomic():
+        player_lock(player=player)
+        _unfinished_games_check(player)
+        rnd = round_create(
+            player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
+        )
+    assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
+    return rnd
+
+
+def _unfinished_games_check(player: User) -> None:
+    """400 ``too_many_unfinished_games`` at ``MAX_UNFINISHED_GAMES`` unfinished games
+    outside the daily; a party is one game, whatever its seats."""
+    playing = Round.Status.IN_PROGRESS
+    rounds = Round.objects.filter(player=player, status=playing, party__isnull=True).exclude(
         mode=Round.Mode.DAILY
     )
-    if unfinished.count() >= MAX_UNFINISHED_GAMES:
+    parties = Party.objects.filter(owner=player, status=Party.Status.IN_PROGRESS)
+    if rounds.count() + parties.count() >= MAX_UNFINISHED_GAMES:
         raise ServiceError(
             ngettext_lazy(
                 "You have %(count)d unfinished game; finish it first.",
@@ -133,11 +154,6 @@ def game_create(
             code="too_many_unfinished_games",
             params={"count": MAX_UNFINISHED_GAMES},
         )
-    rnd = round_create(
-        player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
-    )
-    assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
-    return rnd
 
 
 def game_start(
@@ -424,13 +440,15 @@ SEATS_MIN, SEATS_MAX, SEAT_NAME_MAX = 2, 4, 30
 
 
 def party_seat_names(names: Sequence[str]) -> list[str]:
-    """The seat names of a new party: trimmed, cleaned of invisible characters, 1-30
-    characters, distinct regardless of case, 2-4 of them; else 400 ``invalid_seats``.
+    """The seat names of a new party, cleaned as every name is (``accounts.names``:
+    trimmed, no invisible characters), each with a visible character, 1-30 characters,
+    distinct as usernames are (NFKC + case folding), 2-4 of them; else 400
+    ``invalid_seats``.
 
-    >>> party_seat_names([" Ann ", "Bo"])
+    >>> party_seat_names([" Ann ", "Bo\u200b"])
     ['Ann', 'Bo']
     """
-    cleaned = [display_name_clean(name) for name in names]
+    cleaned = [name_clean(name) for name in names]
     if not SEATS_MIN <= len(cleaned) <= SEATS_MAX:
         raise ServiceError(
             _("A party has %(min)d to %(max)d seats, not %(count)d."),
@@ -447,7 +465,9 @@ def party_seat_names(names: Sequence[str]) -> list[str]:
             code="invalid_seats",
             params={"max": SEAT_NAME_MAX},
         )
-    if len({name.casefold() for name in cleaned}) != len(cleaned):
+    if not all(name_visible(name) for name in cleaned):
+        raise ServiceError(INVISIBLE_NAME, code="invalid_seats")
+    if len({name_key(name) for name in cleaned}) != len(cleaned):
         raise ServiceError(_("Every seat needs a name of its own."), code="invalid_seats")
     return cleaned
 
@@ -460,11 +480,15 @@ def party_create(
     options: dict[str, Any] | None = None,
 ) -> Party:
     """A party of 2-4 seats on the player's account, one ruleset for all, each seat a
-    round on its own random seed; seat 0 starts."""
+    round on its own random seed; seat 0 starts. A party is one of the player's
+    ``MAX_UNFINISHED_GAMES``, checked under their lock like :func:`game_create`."""
     names = party_seat_names(seats)
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
-    tables.table_request(rs)
+    _unfinished_games_check(player)
+    tables.table_request(rs, player=player)
     with transaction.atomic():
+        player_lock(player=player)
+        _unfinished_games_check(player)
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
         for seat, name in enumerate(names):
             round_create(
@@ -555,7 +579,10 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
     round of that date (ranked if it is their first on the day itself, practice after
     it), under every daily rule. Any other shared round gives a ``friend`` round on the
     same seed. One unfinished round per code and player; a second start returns it.
-    Returns ``(round, created)``.
+    One unfinished round per seed and player too, whichever code led to it: another
+    code on the same dice (a friend who played this code and shared their round) is 409
+    ``same_dice_unfinished`` while the first is unfinished, since finishing the second
+    would show the seed, and so every die of the first. Returns ``(round, created)``.
     """
     share = selectors.share_get(code=code)
     shared = share.round
@@ -567,14 +594,25 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
         Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
         rnd.refresh_from_db()
         return rnd, created
-    return _resume_or_start(
-        Round.objects.filter(player=player, share=share),
-        create=lambda: round_create(
-            player=player,
-            ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
-            seed=bytes(shared.seed),
-            mode=Round.Mode.FRIEND,
-            share=share,
-            view=view,
-        ),
-    )
+    with transaction.atomic():
+        # The player's row lock: of two racing starts on two codes of one seed, the
+        # second sees the first's round.
+        player_lock(player=player)
+        other = selectors.seed_unfinished(player_id=player.pk, seed=bytes(shared.seed))
+        if other is not None and other.share_id != share.pk:
+            raise ConflictError(
+                _("You have an unfinished round on these same dice; finish it first."),
+                code="same_dice_unfinished",
+                extra=selectors.round_payload(other),
+            )
+        return _resume_or_start(
+            Round.objects.filter(player=player, share=share),
+            create=lambda: round_create(
+                player=player,
+                ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
+                seed=bytes(shared.seed),
+                mode=Round.Mode.FRIEND,
+                share=share,
+                view=view,
+            ),
+        )

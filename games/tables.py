@@ -14,6 +14,7 @@ Yatzy and Yahtzee first (seconds), Maxi last (minutes).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import os
 import threading
@@ -21,13 +22,15 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 import yatzy
+from accounts.models import User
 from config.api_errors import ServiceError
 from games.models import StrategyTable
 from yatzy.strategy import (
@@ -39,6 +42,7 @@ from yatzy.strategy import (
     table_exists,
 )
 from yatzy.strategy._rules import rules_of
+from yatzy.strategy.tables import table_path
 
 logger = logging.getLogger(__name__)
 
@@ -77,12 +81,18 @@ def table_get(rs: yatzy.Ruleset) -> Table:
     service no longer builds (``STRATEGY_TABLES_MAX_CUSTOM``), are 400 ``hint_unsupported``.
     """
     try:
+        if not _is_default(rs) and not table_path(rules_of(rs)).exists():
+            # A custom table an operator deleted (its file with it): this process may
+            # still have it mapped, but no longer serves it.
+            raise TableMissing(table_key(rs))
         return load_table(rs)
     except UnsupportedRules as exc:
         raise _unsupported() from exc
     except TableMissing:
         row = StrategyTable.objects.filter(key=table_key(rs)).first()
-        if row is None and _customs_full(rs):
+        if row is None and not _is_default(rs):
+            # Every game queues its table when it starts: a custom table without a row
+            # was removed by an operator (or refused by the quota), and nothing builds it.
             raise _customs_refused() from None
         if row is not None and row.progress:
             raise TableBuilding(
@@ -113,15 +123,19 @@ def _customs_refused() -> ServiceError:
     )
 
 
-def _customs_full(rs: yatzy.Ruleset) -> bool:
-    """Whether ``rs`` has other than default options and the custom tables are at their
-    limit."""
-    defaults = [table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS]
-    if table_key(rs) in defaults:
-        return False
-    custom = StrategyTable.objects.exclude(key__in=defaults).count()
-    limit: int = settings.STRATEGY_TABLES_MAX_CUSTOM
-    return custom >= limit
+@functools.cache
+def _default_keys() -> frozenset[str]:
+    return frozenset(table_key(yatzy.get_ruleset(name)) for name in DEFAULT_RULESETS)
+
+
+def _is_default(rs: yatzy.Ruleset) -> bool:
+    """Whether ``rs`` has a ruleset's default options (its table is always kept)."""
+    return table_key(rs) in _default_keys()
+
+
+def _customs() -> Any:
+    """The rows of tables for other than default options."""
+    return StrategyTable.objects.exclude(key__in=_default_keys())
 
 
 def _unsupported() -> ServiceError:
@@ -130,18 +144,24 @@ def _unsupported() -> ServiceError:
     )
 
 
-def table_request(rs: yatzy.Ruleset) -> StrategyTable | None:
+def table_request(rs: yatzy.Ruleset, *, player: User | None = None) -> StrategyTable | None:
     """Make sure the table of ``rs`` exists or is queued; returns its row (``None`` for
-    rulesets no table models, and for other options once the service keeps
-    ``STRATEGY_TABLES_MAX_CUSTOM`` tables: such games have no hints)."""
+    rulesets no table models: saved rolls).
+
+    A table for other than default options counts against two quotas, checked and
+    queued atomically (:func:`_customs_lock`), so concurrent requests cannot pass them:
+    the player's own (``STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER`` tables first needed by
+    their games; 400 ``custom_tables_quota``) and the service's
+    (``STRATEGY_TABLES_MAX_CUSTOM`` in all, a Maxi table being 268 MB; 400
+    ``custom_tables_full``). A table already there or queued costs no quota."""
     try:
         key = table_key(rs)
     except UnsupportedRules:
         return None
     row = StrategyTable.objects.filter(key=key).first()
-    if row is None:
-        if _customs_full(rs):
-            return None
+    if row is None and key not in _default_keys():
+        row = _custom_queue(rs, key=key, player=player)
+    elif row is None:
         try:
             with transaction.atomic():
                 row = StrategyTable.objects.create(key=key, ruleset=rs.name, options=rs.options)
@@ -156,6 +176,81 @@ def table_request(rs: yatzy.Ruleset) -> StrategyTable | None:
         )
         row.refresh_from_db()
     return row
+
+
+# The key of the PostgreSQL advisory lock that serialises queuing custom tables
+# (an arbitrary constant: "yatzy-ct").
+_CUSTOMS_LOCK = 0x7961747A792D6374
+
+
+def _customs_lock() -> None:
+    """Inside a transaction: hold the lock that makes counting the custom tables and
+    queuing one atomic. PostgreSQL: a transaction-level advisory lock (counting rows
+    under ``FOR UPDATE`` could not stop a concurrent insert); SQLite: every
+    transaction already holds the database's write lock from its start (IMMEDIATE)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CUSTOMS_LOCK])
+
+
+def _custom_queue(rs: yatzy.Ruleset, *, key: str, player: User | None) -> StrategyTable:
+    with transaction.atomic():
+        _customs_lock()
+        row = StrategyTable.objects.filter(key=key).first()
+        if row is not None:  # queued by a concurrent request while we waited
+            return row
+        per_player: int = settings.STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER
+        if player is not None and _customs().filter(requested_by=player).count() >= per_player:
+            raise ServiceError(
+                ngettext_lazy(
+                    "Your games already need %(count)d strategy table for other options, "
+                    "the most one player may ask for; play with options you have used "
+                    "before, or the ruleset's usual ones.",
+                    "Your games already need %(count)d strategy tables for other options, "
+                    "the most one player may ask for; play with options you have used "
+                    "before, or the ruleset's usual ones.",
+                    "count",
+                ),
+                code="custom_tables_quota",
+                params={"count": per_player},
+            )
+        limit: int = settings.STRATEGY_TABLES_MAX_CUSTOM
+        if _customs().count() >= limit:
+            raise ServiceError(
+                _(
+                    "The server keeps no more strategy tables for other options, so a game "
+                    "with these options would have no hints; play with the ruleset's usual "
+                    "options."
+                ),
+                code="custom_tables_full",
+            )
+        return StrategyTable.objects.create(
+            key=key, ruleset=rs.name, options=rs.options, requested_by=player
+        )
+
+
+def table_delete(*, row: StrategyTable) -> None:
+    """An operator removes a custom table: its row (the quotas count one fewer) and its
+    file with its build's leftovers, so no process serves it again (:func:`table_get`
+    looks for the file). Games with those options have no hints from then on (400
+    ``hint_unsupported``); a new game with them queues the table again."""
+    rs = yatzy.get_ruleset(row.ruleset, **row.options)
+    path = table_path(rules_of(rs))
+    row.delete()
+    for leftover in (path, *(path.with_name(path.name + end) for end in _BUILD_FILES)):
+        leftover.unlink(missing_ok=True)
+    logger.info("strategy table %s deleted with its file %s", row.key, path.name)
+
+
+# What a build leaves beside a table file (yatzy.strategy.tables: the partial file, its
+# journal of finished layers, the build lock).
+_BUILD_FILES = (".partial", ".progress", ".lock")
+
+
+def table_deletable(row: StrategyTable) -> bool:
+    """Whether an operator may delete the row: a custom table not being built (the
+    rulesets' default tables are always kept)."""
+    return row.key not in _default_keys() and row.status != StrategyTable.Status.BUILDING
 
 
 def tables_queue_defaults() -> list[StrategyTable]:
@@ -325,7 +420,12 @@ def tables_watch(*, every: float = WATCH_EVERY_S) -> threading.Thread:
 
 def _watch(every: float) -> None:
     try:
-        missing = [name for name in DEFAULT_RULESETS if name not in tables_warm()]
+        started = time.monotonic()
+        loaded = tables_warm()
+        logger.info(
+            "strategy tables warm in %.1f s: %s", time.monotonic() - started, loaded or "none"
+        )
+        missing = [name for name in DEFAULT_RULESETS if name not in loaded]
         while missing:
             time.sleep(every)
             for name in list(missing):
@@ -334,6 +434,7 @@ def _watch(every: float) -> None:
                 # needs it (which queues a new build), not hashed again every few seconds.
                 if table_exists(rs):
                     missing.remove(name)
-                    _warm_table(rs)
+                    if _warm_table(rs):
+                        logger.info("strategy table %s loaded", name)
     except Exception:  # a failed warm costs a slow first hint, never the server
         logger.exception("warming the strategy tables failed")

@@ -100,6 +100,17 @@ class GamesView(GenericAPIView):
                 resource_type_field_name="mode",
             ),
             **ERROR_RESPONSES,
+            400: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "Bad input or rules (`invalid_input`, the engine's codes), or a quota: "
+                    "`too_many_unfinished_games` (20 outside the daily), "
+                    "`custom_tables_quota` (your games need the most strategy tables for "
+                    "other options one player may ask for), `custom_tables_full` (the "
+                    "server keeps no more of them; a game with these options would have "
+                    "no hints), `invalid_seats`."
+                ),
+            ),
             503: UNAVAILABLE[503],
         },
         summary="Start a solo, computer or party game",
@@ -315,17 +326,23 @@ class FriendView(APIView):
         parameters=[CODE_PARAMETER],
         responses={200: FriendViewSerializer, **ERROR_RESPONSES},
         summary="A friend challenge: who shared it, its rules, and how you stand",
+        description=(
+            "A revoked code is 404 `share_not_found`, except to a friend who played it: "
+            "they keep the comparison. Before a shared daily's day is revealed, the "
+            "sharer's turns show boxes and points with no dice (`dice: []`)."
+        ),
     )
     def get(self, request: Request, code: str) -> Response:
-        share = selectors.share_get(code=code)
-        body = selectors.friend_view(share=share, player=player_of(request))
+        player = player_of(request)
+        share = selectors.share_get(code=code, player=player)
+        body = selectors.friend_view(share=share, player=player)
         body["url"] = request.build_absolute_uri(body["url"])
         return Response(body)
 
     @extend_schema(
         parameters=[CODE_PARAMETER],
         responses={204: None, **ERROR_RESPONSES},
-        summary="Revoke your code (404 to everyone afterwards)",
+        summary="Revoke your code: no new rounds; 404 to all but the friends who played it",
     )
     def delete(self, request: Request, code: str) -> Response:
         services.share_revoke(code=code, player=player_of(request))
@@ -338,12 +355,24 @@ class FriendRoundsView(APIView):
     @extend_schema(
         parameters=[CODE_PARAMETER],
         request=FriendStartSerializer,
-        responses={200: RoundSerializer, 201: RoundSerializer, **ERROR_RESPONSES},
+        responses={
+            200: RoundSerializer,
+            201: RoundSerializer,
+            **ERROR_RESPONSES,
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "`same_dice_unfinished`: you have an unfinished round on these same "
+                    "dice (from another code); `current` is that round. "
+                    "`start_conflict`: a concurrent start; retry."
+                ),
+            ),
+        },
         summary="Play a friend's code: your round on the same dice, ruleset and options",
         description=(
             "201 when a round was started, 200 when your unfinished round of this code is "
             "returned. A shared daily is that day's daily round: ranked if it is your "
-            "first round on the day itself."
+            "first round on the day itself. A revoked code starts nothing (404)."
         ),
     )
     def post(self, request: Request, code: str) -> Response:

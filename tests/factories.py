@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from accounts.services import user_token_create
 
 _counter = itertools.count(1)
 
@@ -19,7 +19,7 @@ def make_player(username: str | None = None, **fields: Any) -> tuple[User, APICl
         username=username or f"player{next(_counter)}", password="correct-horse-battery-9", **fields
     )
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {user_token_create(user=user)}")
     return user, client
 
 

@@ -11,11 +11,13 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
 import yatzy
 from accounts.models import User
@@ -97,6 +99,17 @@ def hint_asked(request: HttpRequest) -> tuple[bool, str | None]:
     return refused is None, refused.message if refused else None
 
 
+def form_throttled(request: HttpRequest, form: forms.Form, scope: str) -> Throttled | None:
+    """For a page whose form posts: on a POST over ``scope``'s budget, the refusal, with
+    its message on ``form``; else ``None``."""
+    if request.method != "POST":
+        return None
+    refused = throttled(request, scope)
+    if refused:
+        form.add_error(None, refused.message)
+    return refused
+
+
 # -- held dice in the query ----------------------------------------------------------------
 
 
@@ -168,3 +181,28 @@ def act(
         messages.error(request, error_text(exc))
         return HttpResponseRedirect(back(held))
     return HttpResponseRedirect(back(held if keep_holds else ()))
+
+
+def action_view(
+    form_class: type[forms.Form],
+    *,
+    back: Callable[..., str],
+    run: Callable[..., object],
+    keep_holds: bool,
+) -> View:
+    """A page's roll or score form (POST, logged in): ``act`` with the page the path's
+    arguments name, ``back(held, **path)``, and the service call ``run(player, data,
+    **path)``."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, **path: Any) -> HttpResponse:
+        return act(
+            request,
+            form_class,
+            lambda held: back(held, **path),
+            lambda data: run(request.user, data, **path),
+            keep_holds=keep_holds,
+        )
+
+    return view

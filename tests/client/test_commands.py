@@ -4,6 +4,7 @@ goes away or the server asks it to wait."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
 import json
@@ -12,14 +13,17 @@ import stat
 
 import httpx
 import pytest
+import time_machine
 from django.core.wsgi import get_wsgi_application
 from rich.console import Console
 
+import yatzy
 from client.__main__ import main
 from client.commands import App
 from client.storage import CredentialStore, Journal
 from daily import clock
 from daily.services import challenge_get_or_create
+from games.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,12 +40,17 @@ def _english(monkeypatch):
 
 
 class Script:
-    """Lines typed at the prompt; a callable in between is done at that point."""
+    """Lines typed at the prompt; a callable in between is done at that point. A scratch
+    is confirmed (``y``) unless the script answers the question itself."""
 
     def __init__(self, lines):
         self.lines = list(lines)
+        self.prompts = []
 
     def read(self, prompt):
+        self.prompts.append(prompt)
+        if "scratch it?" in prompt and self.lines[:1] not in (["y"], ["n"]):
+            return "y"
         while self.lines and callable(self.lines[0]):
             self.lines.pop(0)()
         if not self.lines:
@@ -50,16 +59,24 @@ class Script:
 
 
 class Network(httpx.BaseTransport):
-    """The server in-process, behind a cable that can be pulled."""
+    """The server in-process, behind a cable that can be pulled; ``tamper``, when set,
+    rewrites the JSON of the answers to GET requests (a server changing its story)."""
 
     def __init__(self):
         self.server = httpx.WSGITransport(app=get_wsgi_application())
         self.up = True
+        self.tamper = None
+        self.requests = []
 
     def handle_request(self, request):
         if not self.up:
             raise httpx.ConnectError("Connection refused", request=request)
-        return self.server.handle_request(request)
+        self.requests.append(request)
+        response = self.server.handle_request(request)
+        if self.tamper is None or request.method != "GET" or response.status_code != 200:
+            return response
+        body = json.loads(response.read())
+        return httpx.Response(200, json=self.tamper(request.url.path, body))
 
 
 class Terminal:
@@ -74,11 +91,12 @@ class Terminal:
         self.attempts = 5
         self.width = 120
         self.waits = []
+        self.server = SERVER
 
     def __call__(self, *argv, keys=()):
         out, err = io.StringIO(), io.StringIO()
         app = App(
-            server=SERVER,
+            server=self.server,
             console=Console(file=out, width=self.width, color_system=None, highlight=False),
             errors=Console(file=err, width=self.width, color_system=None, highlight=False),
             store=self.store,
@@ -157,11 +175,20 @@ def test_the_daily_is_played_to_the_end_and_then_on_the_board_under_the_name_as_
     assert status == 1 and "is not revealed yet" in out and "This client recorded" in out
 
 
-def test_leaving_a_round_keeps_it_and_play_resumes_it(ada):
+def test_leaving_a_round_keeps_it_and_names_the_command_that_resumes_it(ada):
     status, out, _ = ada("play", keys=["r", "s chance", "q"])
     assert status == 0 and "Left the round at turn 2; it is kept on the server." in out
+    daily = re.search(r"with `yatzy-play play` \(or `yatzy-play play --round ([\w-]+)`", out)
     status, out, _ = ada("play", keys=["q"])
     assert "Turn 2 of 20 · roll 0 of 3" in out and re.search(r"19 Chance \d+", out)
+    status, out, _ = ada("play", "--round", daily[1], keys=["q"])
+    assert "Turn 2 of 20 · roll 0 of 3" in out
+
+    status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "q"])
+    solo = re.search(r"Resume it with `yatzy-play play --round ([\w-]+)`\.", out)
+    assert solo, out
+    status, out, _ = ada("play", "--round", solo[1], keys=["q"])
+    assert status == 0 and "Solo · Yatzy" in out and "Turn 1 of 15 · roll 1 of 3" in out
 
 
 def test_a_solo_game_with_hints_verifies_once_over_and_fails_on_other_dice(ada, yatzy_table):
@@ -177,15 +204,114 @@ def test_a_solo_game_with_hints_verifies_once_over_and_fails_on_other_dice(ada, 
     assert status == 0 and "VERIFIED" in out
     assert "✓ sha256(seed) equals the round's commitment" in out
     assert "15 turns, 30 rolls recomputed from the seed" in out
-    assert "30 compared with the dice shown here" in out
+    assert "30 rolls compared with the dice shown here" in out
+    assert re.search(r" 1 [\d ]+ ✓ → keep 1 → [\d ]+ ✓ → Ones \d+ played here", out)  # names
 
     # Had the server shown other dice during play than the seed gives, verify says so.
     journal = ada.journal.directory / f"{round_id}.json"
     record = json.loads(journal.read_text())
-    record["rolls"]["4/2"] = [6, 6, 6, 6, 6]
+    shown = [e for e in record["events"] if e["event"] == "shown" and e["turn"] == 4]
+    next(e for e in shown if e["roll"] == 2)["dice"] = [6, 6, 6, 6, 6]
     journal.write_text(json.dumps(record))
     status, out, _ = ada("verify", round_id)
-    assert status == 1 and "✗ turn 5 roll 2" in out and "VERIFICATION FAILED" in out
+    assert status == 1 and "✗ turn 5 (Fives): roll 2: the seed gives" in out
+    assert "but this client was shown 6 6 6 6 6" in out and "VERIFICATION FAILED" in out
+
+
+def retold(body, actions):
+    """A round's answer told again from another action log, consistent in itself: what
+    a server that changed its story after play would answer."""
+    rs = yatzy.get_ruleset(body["ruleset"], **body["rules"])
+    game = yatzy.Game.replay(rs, bytes.fromhex(body["seed"]), actions)
+    return body | {
+        "actions": game.actions,
+        "scorecard": game.scorecard,
+        "upper_total": game.upper_total,
+        "bonus": game.bonus,
+        "extra_bonus": game.extra_bonus,
+        "total": game.total,
+    }
+
+
+def test_verify_fails_on_a_server_that_swaps_two_turns_boxes_or_deletes_a_roll(ada, tmp_path):
+    _, out, _ = ada("play", "--solo", "yatzy", keys=turn_keys(15))  # box N in turn N
+    round_id = re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1]
+    shown_total = int(re.search(r"Round completed: (\d+) points", out)[1])
+    assert ada("verify", round_id)[0] == 0
+
+    def swap_sixes_and_chance(path, body):
+        if path != f"/api/v1/rounds/{round_id}/":
+            return body
+        actions = copy.deepcopy(body["actions"])
+        scores = {action["category"]: action for action in actions if action["type"] == "score"}
+        scores["sixes"]["category"], scores["chance"]["category"] = "chance", "sixes"
+        return retold(body, actions)
+
+    ada.transport.tamper = swap_sixes_and_chance
+    status, out, _ = ada("verify", round_id)
+    assert status == 1 and "VERIFICATION FAILED" in out
+    assert "✓ the round: all 15 boxes of the scorecard match the engine" in out  # consistent
+    sixes = re.search(
+        r"✗ turn 6 \(Sixes\): this client's Sixes \((\d+) points\) after roll 2, "
+        r"the server's log has Chance \((\d+) points\) after roll 2 instead",
+        out,
+    )
+    chance = re.search(r"✗ turn 14 \(Chance\): this client's Chance \((\d+) points\) after "
+                       r"roll 2, the server's log has Sixes \((\d+) points\) after roll 2 instead",
+                       out)  # fmt: skip
+    assert sixes and chance, out
+    forged_total = shown_total - int(sixes[1]) - int(chance[1]) + int(sixes[2]) + int(chance[2])
+    total_line = (
+        f"✗ after turn 15 this client was shown the total {shown_total}, the server's log "
+        f"gives {forged_total}"
+    )
+    assert (total_line in out) == (forged_total != shown_total)  # the dice may make it equal
+
+    def delete_turn_10s_second_roll(path, body):
+        if path != f"/api/v1/rounds/{round_id}/":
+            return body
+        actions = copy.deepcopy(body["actions"])
+        del actions[9 * 3 + 1]
+        return retold(body, actions)
+
+    ada.transport.tamper = delete_turn_10s_second_roll
+    status, out, _ = ada("verify", round_id)
+    assert status == 1
+    assert "✗ turn 10 (Four of a kind): this client's roll 2 keeping dice 1, the server" in out
+    assert "after roll 2 is missing from the server's log" in out
+
+    # The same answer, on a machine that did not play the round: only the server's own
+    # log can be checked there, and verify says so.
+    laptop = Terminal(tmp_path / "laptop")
+    laptop.store, laptop.transport = ada.store, ada.transport
+    status, out, _ = laptop("verify", round_id)
+    assert status == 0
+    assert f"This machine has no journal of round {round_id}" in out
+    assert "only the server's own log could be checked" in out
+    assert "VERIFIED against the server's own log only" in out
+
+
+def test_turns_played_in_the_browser_are_not_checked_and_not_failures(ada):
+    status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "q"])
+    round_id = re.search(r"--round ([\w-]+)`", out)[1]
+    with httpx.Client(transport=ada.transport, base_url=f"{SERVER}/api/v1/") as browser:
+        auth = {"Authorization": f"Token {ada.store.get(SERVER).token}"}
+        for turn, box in ((0, "chance"), (1, "ones"), (2, "twos")):
+            if turn:
+                browser.post(
+                    f"rounds/{round_id}/roll/", json={"turn": turn, "roll": 0}, headers=auth
+                ).raise_for_status()
+            browser.post(
+                f"rounds/{round_id}/score/", json={"category": box, "turn": turn}, headers=auth
+            ).raise_for_status()
+    keys = [k for n in (3, *range(4, 14), 15) for k in ("r", "1", "r", f"s {n}")]
+    status, out, _ = ada("play", "--round", round_id, keys=keys)
+    assert status == 0 and "Round completed" in out
+    status, out, _ = ada("verify", round_id)
+    assert status == 0, out
+    assert "Turn(s) 2-3 were played elsewhere (not in this machine's journal)" in out
+    assert re.search(r" 1 [\d ]+ ✓ → Chance \d+ partly here 2 [\d ]+ → Ones \d+ elsewhere", out)
+    assert "VERIFIED: every die and the total follow from the committed seed" in out
 
 
 def test_a_hint_while_the_table_is_built_is_retried_as_the_server_asks_then_explained(ada):
@@ -216,25 +342,103 @@ def test_a_past_day_is_played_unranked_and_verified_by_its_date(ada):
     assert ada("verify", (day - dt.timedelta(days=1)).isoformat())[0] == 1
 
 
-def test_a_friend_plays_a_shared_round_and_sees_both_cards(ada, tmp_path):
+def test_a_friend_plays_a_shared_round_with_the_target_in_sight_and_sees_both_cards(ada, tmp_path):
     _, out, _ = ada("play", "--solo", "yatzy", keys=turn_keys(15))
+    target = int(re.search(r"Round completed: (\d+) points", out)[1])
     status, out, _ = ada("share", re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1])
     code = re.search(r"Friend code (\w+)", out)[1]
+    # One's own code is refused before anything says it is a challenge.
+    status, out, err = ada("friend", code.lower())
+    assert (status, out) == (1, "") and err == "This is your own round's code. (own_share)"
+
     bob = Terminal(tmp_path / "bob")
     bob("register", "bob")
-    status, out, _ = bob("friend", code, keys=turn_keys(15))
-    assert status == 0 and "ada challenges you · Yatzy" in out and "Score to beat:" in out
-    assert "Side by side" in out
+    status, out, _ = bob("friend", f"http://testserver/f/{code}", keys=["r", "q"])
+    assert status == 0 and out.startswith(f"ada challenges you · Yatzy Score to beat: {target} ")
+    assert f"Friend challenge · Yatzy ada's score to beat: {target}" in out  # the play title
+    resume = re.search(r"Resume it with `yatzy-play play --round ([\w-]+)`\.", out)[1]
+    status, out, _ = bob("play", "--round", resume, keys=turn_keys(15)[1:])
+    assert status == 0 and f"ada's score to beat: {target}" in out
     status, out, _ = bob("friend", code)
-    assert "Your round: completed" in out
+    assert "Your round: completed" in out and "Side by side" in out
+
+    # Each column adds up to its total: the boxes, then the upper total and its bonus.
+    with httpx.Client(transport=bob.transport, base_url=SERVER) as http:
+        token = bob.store.get(SERVER).token
+        view = http.get(
+            f"/api/v1/friend/{code}/", headers={"Authorization": f"Token {token}"}
+        ).json()
+    rs = yatzy.get_ruleset("yatzy")
+    sums = []
+    for card, total in (
+        (view["my_round"]["scorecard"], view["my_round"]["total"]),
+        (view["sharer_round"]["scorecard"], view["sharer_round"]["total"]),
+    ):
+        upper = sum(card[box] for box in yatzy.bonus_par(rs))
+        bonus = 50 if upper >= 63 else 0
+        assert sum(card.values()) + bonus == total
+        sums.append((upper, bonus))
+    (my_upper, my_bonus), (their_upper, their_bonus) = sums
+    assert f"upper total {my_upper} {their_upper} bonus {my_bonus} {their_bonus} " in out
+    assert out.endswith(f"total {view['my_round']['total']} {view['sharer_round']['total']}")
 
 
 def test_boards_and_advent_are_shown(ada):
-    for board in ("best-day", "streaks", "advent"):
-        status, out, _ = ada("boards", board, "--around-me")
-        assert status == 0 and "on the board" in out
-    status, out, _ = ada("advent", "2026")
-    assert status == 0 and "Advent calendar 2026" in out and "Total 0" in out
+    # A day of December 1-24, whatever the day the suite runs.
+    with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("boards", "best-day", "--around-me")
+        assert status == 0 and "No one on this board yet." in out and "0 on the board" in out
+        assert ada("play", keys=turn_keys(20))[0] == 0  # today's ranked daily
+        total = Round.objects.get(player__username="ada", ranked=True).total
+        # The player's own line on each board: rank 1 of 1, their score, one day in a row.
+        for board, value in (("best-day", total), ("streaks", 1), ("advent", total)):
+            status, out, _ = ada("boards", board, "--around-me")
+            assert status == 0 and f"1 on the board · you: #1 with {value}" in out, out
+            assert "◀ you" in out
+        status, out, _ = ada("advent", "2026")
+        assert status == 0 and "Advent calendar 2026" in out and f"Total {total}" in out
+        assert "yatzy-play play --date 2026-12-DD (DD the door)" in out and "YYYY" not in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["play", "--date", "2026-02-30"], "2026-02-30 is not a day: dates are YYYY-MM-DD"),
+        (["play", "--date", "yesterday"], "yesterday is not a day"),
+        (["boards", "--date", "2026-13-01"], "2026-13-01 is not a day"),
+        (["play", "--round", "42"], "42 is not a round id: it looks like 4c5c1114-"),
+        (["share", "not-a-round"], "not-a-round is not a round id"),
+        (["verify", "2026-1-1"], "2026-1-1 is neither a round id"),
+        (["friend", "7KQ30AB"], "7KQ30AB is not a friend code: a code is 8 letters and digits"),
+        (["friend", "UUUUUUUU"], "UUUUUUUU is not a friend code"),
+    ],
+)
+def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
+    sent = len(ada.transport.requests)
+    with pytest.raises(SystemExit) as exit_:
+        ada(*argv)
+    assert exit_.value.code == 2  # a usage error
+    err = " ".join(capsys.readouterr().err.split())
+    assert said in err
+    assert len(ada.transport.requests) == sent
+
+
+def test_a_server_address_that_is_not_the_api_is_said_to_be_so(tmp_path):
+    terminal = Terminal(tmp_path)
+    terminal.server = f"{SERVER}/admin"
+    status, _, err = terminal("rules", "maxi")
+    assert status == 1
+    assert err.startswith(
+        "http://testserver/admin does not answer like a Maxi Yatzy Daily server: "
+        "http://testserver/admin/api/v1/rulesets/maxi/ gave 302 Found, sending the client on "
+    )
+    assert err.endswith(
+        "--server takes the address of the site itself, e.g. http://127.0.0.1:8000."
+    )
+    assert "http_302" not in err
+    terminal.server = f"{SERVER}/rules"
+    status, _, err = terminal("rules", "maxi")
+    assert status == 1 and "does not answer like a Maxi Yatzy Daily server" in err
 
 
 def test_rules_are_the_servers_with_the_options_given(tmp_path):
@@ -297,7 +501,8 @@ def test_a_lost_connection_mid_round_resumes_on_the_next_play(ada):
         "Cannot reach http://testserver (Connection refused); retrying in 1 s (attempt 2 of 2)."
         in err
     )
-    assert "Lost the connection to the server" in err and "`yatzy-play play` resumes it" in err
+    assert "Lost the connection to the server" in err
+    assert re.search(r"`yatzy-play play` \(or `yatzy-play play --round [\w-]+`\) resumes it", err)
 
     ada.transport.up = True
     status, out, _ = ada("play", keys=["q"])

@@ -180,6 +180,9 @@ def _play_the_daily_with_keystrokes(player: Player) -> dict:
             assert "Daily resets in" in frame or "Day closed" in frame
             if turn == 1:
                 assert "Maxi Yatzy · ranked" in frame and "No dice yet" in frame
+                # pexpect answers no cursor-position request, so prompt_toolkit draws no
+                # bottom bar: the keys and the countdown are in the frame instead.
+                assert "r roll · 1-6 toggle hold" in frame
                 # Another window rolls first: the client's roll is a 409, and it shows
                 # the round as the server has it (rolled once) instead of rolling again.
                 round_id = http.get("daily/").json()["my_round"]["id"]
@@ -187,7 +190,7 @@ def _play_the_daily_with_keystrokes(player: Player) -> dict:
             child.sendline("r")
             frame = _wait_for_frame(child, f"Turn {turn} of 20 · roll 1 of 3")
             if turn == 1:
-                assert "The round had moved on; this is its current state." in frame
+                assert "The round has moved on since you last saw it" in frame
                 # No hints on an open daily: the server's refusal, as worded.
                 child.sendline("?")
                 hint = _wait_for_frame(child, "Turn 1 of 20 · roll 1 of 3")
@@ -209,6 +212,9 @@ def _play_the_daily_with_keystrokes(player: Player) -> dict:
             best = max(state["options"], key=lambda box: (state["options"][box], box))
             assert f"+{state['options'][best]}" in frame
             child.sendline(f"s {MAXI.index(best) + 1}")
+            if state["options"][best] == 0:  # a scratch asks once
+                child.expect_exact("scratch it? [y/N]")
+                child.sendline("y")
         child.expect_exact("Round completed · total")
         child.expect(pexpect.EOF)
         child.close()

@@ -30,6 +30,7 @@ class FakeServer:
             "id": "r1",
             "mode": "solo",
             "ruleset": "yatzy",
+            "rules": game.ruleset.options,
             "status": "completed" if game.is_over else "in_progress",
             "turn": game.turn,
             "turns": 15,
@@ -40,7 +41,9 @@ class FakeServer:
             "options": game.options(),
             "upper_total": game.upper_total,
             "bonus": game.bonus,
+            "extra_bonus": game.extra_bonus,
             "total": game.total,
+            "actions": game.actions,
             "commitment": yatzy.commitment(SEED),
             "seed": SEED.hex() if game.is_over else None,
         }
@@ -79,12 +82,14 @@ class FakeServer:
 
 
 class Script:
-    """Typed lines, one per prompt."""
+    """Typed lines, one per prompt; the prompts are kept."""
 
     def __init__(self, lines):
         self.lines = list(lines)
+        self.prompts = []
 
     def read(self, prompt):
+        self.prompts.append(prompt)
         if not self.lines:
             raise EOFError
         return self.lines.pop(0)
@@ -105,7 +110,7 @@ def session(server, lines, tmp_path):
 
 
 def test_keys_roll_hold_by_die_number_and_score_by_box_number(server, tmp_path):
-    play, output = session(server, ["r", "1 3", "r", "s 15"], tmp_path)
+    play, output = session(server, ["r", "1 3", "r", "s 15", "y"], tmp_path)  # y: a scratch
     final = play.run(server.state())
     assert [r[1:] for r in server.requests] == [
         ("roll/", {"hold": [], "turn": 0, "roll": 0}),
@@ -115,34 +120,62 @@ def test_keys_roll_hold_by_die_number_and_score_by_box_number(server, tmp_path):
     assert final["turn"] == 1
     text = output.getvalue()
     assert "Turn 1 of 15 · roll 2 of 3" in text and "held" in text
+    # Five dice: the keys say so.
+    assert "1-5 toggle hold" in text and "1-6" not in text
 
 
-def test_a_whole_round_ends_with_the_final_scorecard(server, tmp_path):
+def test_a_whole_round_ends_with_the_final_scorecard_and_a_journal_of_every_move(server, tmp_path):
     lines = [line for n in range(1, 16) for line in ("r", f"s {n}")]
     play, output = session(server, lines, tmp_path)
+    # A box that would score 0 asks once; the script's next line would be the answer,
+    # so every box here is one that scores (the server's dice are known in advance).
+    play._scratch_confirmed = lambda command, state, reader: True
     final = play.run(server.state())
     assert final["status"] == "completed"
     assert f"Round completed · total {server.game.total}" in output.getvalue()
-    # What the client was shown is in its journal, for verify.
-    assert len(Journal(tmp_path).get("r1").rolls) == 15
+    record = Journal(tmp_path).get("r1")
+    moves = [(e["type"], e["turn"], e["roll"], e.get("category")) for e in record.actions()]
+    categories = list(server.game.ruleset.categories)
+    assert moves == [
+        move for turn, box in enumerate(categories) for move in
+        (("roll", turn, 0, None), ("score", turn, 1, box))
+    ]  # fmt: skip
+    scores = [e for e in record.actions() if e["type"] == "score"]
+    assert [e["points"] for e in scores] == [server.game.scorecard[b] for b in categories]
+    assert scores[-1]["total"] == server.game.total
+    assert len([e for e in record.states_shown() if e["dice"]]) == 15
+    assert record.states_shown()[0]["fetched"] and not record.states_shown()[1]["fetched"]
+
+
+def test_a_scratch_asks_once_and_is_scored_only_on_yes(server, tmp_path):
+    server.game.roll()
+    zero = next(box for box, points in server.game.options().items() if points == 0)
+    number = list(server.game.ruleset.categories).index(zero) + 1
+    play, output = session(server, [f"s {number}", "n", f"s {number}", "y"], tmp_path)
+    final = play.run(server.state())
+    assert play._reader.prompts[1] == f"{zero} scores 0 now: scratch it? [y/N] "
+    assert "Not scored." in output.getvalue()
+    assert [path for _, path, _ in server.requests] == ["score/"]
+    assert final["scorecard"][zero] == 0
 
 
 def test_a_refusal_is_shown_in_the_servers_words_and_play_goes_on(server, tmp_path):
-    play, output = session(server, ["r", "s 1", "r", "s ones", "?"], tmp_path)
+    play, output = session(server, ["r", "s 1", "y", "r", "s ones", "?"], tmp_path)
     play.run(server.state())
     text = output.getvalue()
     assert "ones is already filled" in text
     assert "No hints here." in text
 
 
-def test_a_409_shows_the_rounds_current_state_and_clears_the_holds(server, tmp_path):
+def test_a_409_shows_the_rounds_current_state_and_says_once_that_holds_are_cleared(
+    server, tmp_path
+):
     play, output = session(server, ["r", "12", "r", "r"], tmp_path)
     # Between the client's first and second roll, another window rolls the round.
     server.interfere[2] = lambda: server.game.roll(hold=[0])
     final = play.run(server.state())
     text = output.getvalue()
-    assert "Stale turn or roll." in text
-    assert "The round had moved on; this is its current state." in text
+    assert "Stale turn or roll. Your holds are cleared." in text
     assert play.held == set()
     # The stale roll was not applied; the next one went on from the current state.
     assert [body for _, _, body in server.requests] == [
@@ -151,6 +184,11 @@ def test_a_409_shows_the_rounds_current_state_and_clears_the_holds(server, tmp_p
         {"hold": [], "turn": 0, "roll": 2},
     ]
     assert final["roll"] == 3
+    # The journal has the rolls this client made, not the other window's, and the state
+    # the 409 carried as read, not answered to this client.
+    record = Journal(tmp_path).get("r1")
+    assert [(e["turn"], e["roll"]) for e in record.actions()] == [(0, 0), (0, 2)]
+    assert [e["fetched"] for e in record.states_shown() if e["roll"] == 2] == [True]
 
 
 def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):

@@ -26,18 +26,45 @@ def test_tokens_are_kept_per_server_and_the_file_goes_with_the_last(tmp_path):
     assert store.remove("http://b.test") is False
 
 
-def test_the_journal_keeps_the_first_commitment_and_dice_it_was_shown(tmp_path):
+def test_the_journal_keeps_the_first_commitment_every_move_and_every_state_shown(tmp_path):
     journal = Journal(tmp_path)
-    journal.record({"id": "r1", "commitment": "c1", "seed": None, "turn": 0, "roll": 0, "dice": []})
-    journal.record(
-        {"id": "r1", "commitment": "c1", "seed": None, "turn": 0, "roll": 1, "dice": [1, 2]}
-    )
-    # A later answer that disagrees does not overwrite what was seen first.
-    journal.record(
-        {"id": "r1", "commitment": "c2", "seed": "ab", "turn": 0, "roll": 1, "dice": [6, 6]}
-    )
+    start = {"id": "r1", "commitment": "c1", "seed": None, "turn": 0, "roll": 0, "dice": []}
+    journal.shown({**start, "total": 0}, fetched=True)
+    journal.shown({**start, "total": 0})  # the same state again: noted once
+    rolled = {**start, "roll": 1, "dice": [1, 2], "total": 0, "actions": [{"type": "roll"}]}
+    journal.acted({"type": "roll", "hold": []}, rolled, before=start)
+    journal.shown(rolled)
+    journal.shown(rolled, held={1})  # the holds marked on it
+    scored = {
+        **rolled,
+        "turn": 1,
+        "roll": 0,
+        "dice": [],
+        "scorecard": {"twos": 2},
+        "total": 2,
+        "actions": [{"type": "roll"}, {"type": "score"}],
+    }
+    journal.acted({"type": "score", "category": "twos"}, scored, before=rolled)
+    # A later answer that disagrees does not overwrite the commitment seen first.
+    journal.shown({**scored, "commitment": "c2", "seed": "ab"})
     record = journal.get("r1")
     assert (record.commitment, record.seed_hidden_when_seen) == ("c1", True)
+    assert [
+        {key: value for key, value in event.items() if key != "at"} for event in record.events
+    ] == [
+        {"event": "shown", "turn": 0, "roll": 0, "dice": [], "held": [], "total": 0,
+         "fetched": True},
+        {"event": "action", "turn": 0, "roll": 0, "type": "roll", "hold": [], "dice": [1, 2],
+         "total": 0},
+        {"event": "shown", "turn": 0, "roll": 1, "dice": [1, 2], "held": [], "total": 0,
+         "fetched": False},
+        {"event": "shown", "turn": 0, "roll": 1, "dice": [1, 2], "held": [1], "total": 0,
+         "fetched": False},
+        {"event": "action", "turn": 0, "roll": 1, "type": "score", "category": "twos",
+         "points": 2, "total": 2},
+        {"event": "shown", "turn": 1, "roll": 0, "dice": [], "held": [], "total": 2,
+         "fetched": False},
+    ]  # fmt: skip
     assert record.dice_seen(0, 1) == [1, 2] and record.dice_seen(0, 2) is None
     assert stat.S_IMODE(journal._path("r1").stat().st_mode) == 0o600
 

@@ -259,7 +259,7 @@ def test_an_unknown_token_is_refused_in_the_header_language():
     response = client.get("/api/v1/daily/", HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 401
     assert response["Content-Language"] == "de"
-    assert response.json()["message"] == "Ungültiges Token"
+    assert response.json()["message"] == "Ungültiges Token."
 
 
 @pytest.mark.django_db

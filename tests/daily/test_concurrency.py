@@ -12,10 +12,10 @@ from unittest import mock
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import yatzy
+from accounts.services import user_token_create
 from daily import clock, services
 from daily.models import Challenge
 from games.models import Round
@@ -43,7 +43,7 @@ def in_threads(work, count=PARALLEL):
 def test_parallel_identical_rolls_apply_exactly_once():
     user, client = make_player()
     state = client.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
-    key = Token.objects.get(user=user).key
+    key = user_token_create(user=user)
 
     def roll(_index):
         thread_client = APIClient()
@@ -77,7 +77,7 @@ def test_parallel_identical_rolls_apply_exactly_once():
 
 def test_parallel_starts_create_one_ranked_round():
     user, _ = make_player()
-    key = Token.objects.get(user=user).key
+    key = user_token_create(user=user)
     day = clock.today().isoformat()
 
     def begin(_index):

@@ -69,7 +69,12 @@ def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client
     assert response.status_code == 302
     share.refresh_from_db()
     assert share.revoked_at is not None and share.revoked_at >= before
-    assert friend.get(f"/api/v1/friend/{code}/").status_code == 404
+    # Revoked: no new rounds and 404 to strangers; the friend who played keeps the view.
+    assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
+    _, stranger = make_player(username="stranger")
+    assert stranger.get(f"/api/v1/friend/{code}/").status_code == 404
+    started = stranger.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json")
+    assert started.status_code == 404
 
 
 def test_parties_are_read_only_with_their_seats(admin_client):

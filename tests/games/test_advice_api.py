@@ -184,13 +184,15 @@ def test_a_hint_then_its_move_is_what_the_round_does(yatzy_table):
         assert after["scorecard"][best["category"]] == best["points"]
 
 
-def test_past_the_custom_table_limit_games_start_but_have_no_hints(settings):
+def test_past_the_custom_table_limit_no_game_starts_without_its_hints(settings):
     settings.STRATEGY_TABLES_MAX_CUSTOM = 1
     _, client = make_player()
     first = new_game(client, mode="solo", ruleset="yatzy", options={"upper_bonus": [60, 50]})
-    second = new_game(client, mode="solo", ruleset="yatzy", options={"upper_bonus": [62, 50]})
     assert client.get(f"/api/v1/rounds/{first['id']}/hint/").status_code == 503  # queued
-    refused = client.get(f"/api/v1/rounds/{second['id']}/hint/")
-    assert refused.status_code == 400 and refused.json()["code"] == "hint_unsupported"
+    body = {"mode": "solo", "ruleset": "yatzy", "options": {"upper_bonus": [62, 50]}}
+    refused = client.post("/api/v1/games/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "custom_tables_full"
+    # The first game's options are queued: another game with them costs no quota.
+    new_game(client, mode="solo", ruleset="yatzy", options={"upper_bonus": [60, 50]})
     # The usual options always have their table.
     assert hint(client, new_game(client, mode="solo", ruleset="yatzy"))["best"]["kind"] == "roll"

@@ -193,17 +193,20 @@ def test_after_its_day_a_shared_daily_is_an_unranked_replay():
     assert (state["mode"], state["ranked"], state["date"]) == ("daily", False, "2026-11-20")
 
 
-def test_a_revoked_code_is_404_for_everyone_and_only_the_sharer_can_revoke():
+def test_a_revoked_code_starts_nothing_and_is_404_to_all_but_who_played_it():
     _, sharer = make_player()
     code = share(sharer, finished_solo(sharer))["code"]
     _, friend = make_player()
+    _, stranger = make_player()
     started = start(friend, code).json()
     assert friend.delete(f"/api/v1/friend/{code}/").status_code == 404
     assert sharer.delete(f"/api/v1/friend/{code}/").status_code == 204
-    for client in (friend, sharer):
+    for client in (stranger, sharer):
         gone = client.get(f"/api/v1/friend/{code}/")
         assert gone.status_code == 404 and gone.json()["code"] == "share_not_found"
+    for client in (friend, stranger, sharer):
         assert start(client, code).status_code == 404
+    assert friend.get(f"/api/v1/friend/{code}/").json()["my_round"]["id"] == started["id"]
     assert sharer.delete(f"/api/v1/friend/{code}/").status_code == 404
     # A round already started stays playable.
     assert roll(friend, started)["roll"] == 1

@@ -2,9 +2,9 @@
 turn with the party's state, standings with shared ranks, and racing actions."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import user_token_create
 from games.models import Party, Round
 from tests.daily.test_concurrency import PARALLEL, in_threads
 from tests.factories import make_player
@@ -174,7 +174,7 @@ def test_parallel_identical_party_actions_apply_exactly_once():
     user, client = make_player()
     party = new_party(client, ["Ann", "Bo"], ruleset="yatzy")
     party = party_post(client, party, "roll", seat=0, turn=0, roll=0, hold=[]).json()
-    key = Token.objects.get(user=user).key
+    key = user_token_create(user=user)
 
     def score(_index):
         thread_client = APIClient()

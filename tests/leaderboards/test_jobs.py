@@ -7,9 +7,9 @@ from threading import Barrier
 import pytest
 import time_machine
 from django.db import IntegrityError, connection, transaction
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.services import user_token_create
 from games import services as game_services
 from games import tasks as game_tasks
 from games.models import Round
@@ -359,7 +359,7 @@ def test_racing_final_scores_complete_a_ranked_round_once_and_owe_its_boards_one
     # Every request has read the round before any of them stores (they meet at the
     # dice), and the broker is down, so the owed update stays for the catch-up to run.
     user, _ = make_player("racer")
-    key = Token.objects.get(user=user).key
+    key = user_token_create(user=user)
     with travel(noon(DAY)):
         rnd, plan = ranked_start(user, DAY, 300)
         last = len(plan) - 1

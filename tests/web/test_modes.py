@@ -266,7 +266,11 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
     assert "Your challenge" in own and 'data-action="revoke"' in own
     revoked = owner_client.post(f"/f/{code}/revoke/", follow=True)
     assert "its link no longer works" in text(revoked)
-    gone = friend.get(f"/f/{code}")
+    kept = friend.get(f"/f/{code}")  # who played it keeps the comparison
+    assert kept.status_code == 200 and "data-comparison" in text(kept)
+    assert 'name="view"' not in text(kept)
+    _, stranger = logged_in("cyd")
+    gone = stranger.get(f"/f/{code}")
     assert gone.status_code == 404 and "This challenge link does not work" in text(gone)
     assert 'data-action="share"' in text(owner_client.get(path))  # can be shared anew
 
@@ -303,6 +307,25 @@ def party_of(path: str) -> Party:
     return Party.objects.get(pk=path.split("/")[2])
 
 
+def play_party(player: User, party: Party, *, actions: int) -> None:
+    """Play ``actions`` turns of a two-seat party in seat order, through the services the
+    pages call: one roll, then the box with the most points."""
+    for n in range(actions):
+        turn, seat = divmod(n, 2)
+        party = game_services.party_act(
+            party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
+        )
+        options = game_selectors.round_game(party.seats.get(seat=seat)).options()
+        game_services.party_act(
+            party_id=party.id,
+            player=player,
+            seat=seat,
+            turn=turn,
+            category=max(options, key=options.get),
+            action="score",
+        )
+
+
 def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     _, client = logged_in()
     seats = {"seat_0": "Ann", "seat_1": "Bo", "seat_2": "<script>alert(1)</script>"}
@@ -331,21 +354,7 @@ def test_party_standings_show_equal_totals_as_a_draw():
     rs = yatzy.get_ruleset("yahtzee")
     same = yatzy.Game(rs, bytes(32))
     Round.objects.filter(party=party).update(seed=bytes(32), snapshot=same.snapshot())
-    for turn in range(13):
-        for seat in (0, 1):
-            party = game_services.party_act(
-                party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
-            )
-            game = game_selectors.round_game(party.seats.get(seat=seat))
-            options = game.options()
-            game_services.party_act(
-                party_id=party.id,
-                player=player,
-                seat=seat,
-                turn=turn,
-                category=max(options, key=options.get),
-                action="score",
-            )
+    play_party(player, party, actions=13 * 2)
     page = text(client.get(f"/parties/{party.id}/"))
     assert 'data-status="completed"' in page
     assert len(re.findall(r'data-rank="1" data-draw>', page)) == 2
@@ -356,22 +365,7 @@ def test_a_party_seats_finished_round_has_share_on_the_party_page():
     player, client = logged_in()
     party = game_services.party_create(player=player, seats=["Ann", "Bo"], ruleset="yahtzee")
     ann = party.seats.get(seat=0)
-    for turn in range(13):
-        for seat in (0, 1):
-            if seat == 1 and turn == 12:
-                break  # Bo's last box stays open: the party goes on, Ann is done
-            party = game_services.party_act(
-                party_id=party.id, player=player, seat=seat, turn=turn, roll=0, action="roll"
-            )
-            options = game_selectors.round_game(party.seats.get(seat=seat)).options()
-            game_services.party_act(
-                party_id=party.id,
-                player=player,
-                seat=seat,
-                turn=turn,
-                category=max(options, key=options.get),
-                action="score",
-            )
+    play_party(player, party, actions=13 * 2 - 1)  # Bo's last box stays open: Ann is done
     page = text(client.get(f"/parties/{party.id}/"))
     assert page.count('data-action="share"') == 1
     assert f'action="/play/{ann.id}/share/"' in page

@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils.html import escape
+from knox.models import AuthToken
 
 from accounts.models import User
 from daily import clock
@@ -380,6 +381,7 @@ def test_register_logs_in_and_refuses_a_taken_name_or_a_weak_password():
     assert response.status_code == 302 and response["Location"] == "/"
     user = User.objects.get(username="neo")
     assert user.display_name == "N"
+    assert not AuthToken.objects.filter(user=user).exists()  # the page logs in by session
     assert 'data-status="not_started"' in text(client.get("/"))
     taken = Client().post("/accounts/register/", {"username": "NEO", "password": PASSWORD})
     assert taken.status_code == 400 and "That username is taken." in text(taken)

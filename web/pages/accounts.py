@@ -19,11 +19,11 @@ from django.views.decorators.http import require_http_methods
 
 import yatzy
 from accounts.models import User
-from accounts.services import user_register, user_update
+from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
 from games.rules import ruleset_title
 from web.forms import RegisterForm, SettingsForm
-from web.helpers import throttled
+from web.helpers import form_throttled, throttled
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -58,15 +58,13 @@ def register(request: HttpRequest) -> HttpResponse:
         return redirect("web:home")
     form = RegisterForm(request.POST if request.method == "POST" else None)
     status = 200
-    refused = None
-    if request.method == "POST":
-        refused = throttled(request, "register")
-        if refused:
-            form.add_error(None, refused.message)
-            status = 429
-        elif form.is_valid():
+    refused = form_throttled(request, form, "register")
+    if refused:
+        status = 429
+    elif request.method == "POST":
+        if form.is_valid():
             try:
-                user, _token = user_register(**form.cleaned_data)
+                user = user_create(**form.cleaned_data)
             except ServiceError as exc:
                 field = "password" if exc.code == "weak_password" else "username"
                 form.add_error(field, error_text(exc))

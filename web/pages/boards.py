@@ -10,8 +10,10 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from accounts.selectors import player_get
@@ -20,7 +22,7 @@ from leaderboards import boards
 from leaderboards import selectors as board_selectors
 from leaderboards.serializers import BoardQuerySerializer
 from web import charts, presenters
-from web.helpers import error_page, page_errors
+from web.helpers import View, error_page, page_errors
 
 
 def _board_page(
@@ -87,26 +89,26 @@ def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
     )
 
 
-@login_required
-@page_errors
-def board_best_day(request: HttpRequest) -> HttpResponse:
-    return _board_page(
-        request,
-        lambda season: board_selectors.board_ranked(kind=boards.BEST, season_slug=season),
-        title=_("Best day"),
-        value_label=_("Best score"),
-    )
+def _ranked_board(kind: str, title: Promise, value_label: Promise) -> View:
+    """The best-day or streak board's page, overall or of a season."""
+
+    @login_required
+    @page_errors
+    def view(request: HttpRequest) -> HttpResponse:
+        return _board_page(
+            request,
+            lambda season: board_selectors.board_ranked(kind=kind, season_slug=season),
+            title=str(title),
+            value_label=str(value_label),
+        )
+
+    return view
 
 
-@login_required
-@page_errors
-def board_streaks(request: HttpRequest) -> HttpResponse:
-    return _board_page(
-        request,
-        lambda season: board_selectors.board_ranked(kind=boards.STREAK, season_slug=season),
-        title=_("Most days in a row"),
-        value_label=_("Longest"),
-    )
+board_best_day = _ranked_board(boards.BEST, gettext_lazy("Best day"), gettext_lazy("Best score"))
+board_streaks = _ranked_board(
+    boards.STREAK, gettext_lazy("Most days in a row"), gettext_lazy("Longest")
+)
 
 
 @login_required

@@ -34,7 +34,7 @@ def friend(request: HttpRequest, code: str) -> HttpResponse:
         return refused.page(request)
     player: User = request.user  # type: ignore[assignment]
     try:
-        share = game_selectors.share_get(code=code)
+        share = game_selectors.share_get(code=code, player=player)
     except NotFoundError:
         return _friend_missing(request, code)
     view = game_selectors.friend_view(share=share, player=player)

@@ -20,7 +20,7 @@ from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
 from web import presenters
 from web.dice import die_svg
 from web.forms import NewGameForm
-from web.helpers import error_page, throttled
+from web.helpers import error_page, form_throttled
 
 NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
 # Finished games per page of the games list.
@@ -50,13 +50,11 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
     rs = game_services.game_ruleset(player=player, ruleset=name, options=None)
     form = NewGameForm(request.POST if request.method == "POST" else None, mode=mode, rs=rs)
     status = 200
-    refused = None
-    if request.method == "POST":
-        refused = throttled(request, "play")
-        if refused:
-            form.add_error(None, refused.message)
-            status = 429
-        elif form.is_valid():
+    refused = form_throttled(request, form, "play")
+    if refused:
+        status = 429
+    elif request.method == "POST":
+        if form.is_valid():
             data = form.cleaned_data
             try:
                 game = game_services.game_start(

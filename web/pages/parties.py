@@ -7,14 +7,13 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import selectors as game_selectors
 from games import services as game_services
 from web import presenters
 from web.forms import PartyRollForm, PartyScoreForm
-from web.helpers import act, hint_asked, page_errors
+from web.helpers import action_view, hint_asked, page_errors
 
 
 @login_required
@@ -28,40 +27,23 @@ def party_page(request: HttpRequest, party_id: UUID) -> HttpResponse:
     return render(request, "web/party.html", presenters.party_screen(view, request.GET))
 
 
-@login_required
-@require_POST
-def party_roll(request: HttpRequest, party_id: UUID) -> HttpResponse:
-    return act(
-        request,
-        PartyRollForm,
-        lambda held: presenters.party_url(str(party_id), held),
-        lambda data: game_services.party_act(
-            party_id=party_id,
-            player=request.user,  # type: ignore[arg-type]
-            seat=data["seat"],
-            turn=data["turn"],
-            roll=data["roll"],
-            hold=data["hold"],
-            action="roll",
-        ),
-        keep_holds=True,
-    )
+def _party_back(held: list[str], party_id: UUID) -> str:
+    return presenters.party_url(str(party_id), held)
 
 
-@login_required
-@require_POST
-def party_score(request: HttpRequest, party_id: UUID) -> HttpResponse:
-    return act(
-        request,
-        PartyScoreForm,
-        lambda held: presenters.party_url(str(party_id), held),
-        lambda data: game_services.party_act(
-            party_id=party_id,
-            player=request.user,  # type: ignore[arg-type]
-            seat=data["seat"],
-            turn=data["turn"],
-            category=data["category"],
-            action="score",
-        ),
-        keep_holds=False,
-    )
+party_roll = action_view(
+    PartyRollForm,
+    back=_party_back,
+    run=lambda player, data, party_id: game_services.party_act(
+        party_id=party_id, player=player, action="roll", **data
+    ),
+    keep_holds=True,
+)
+party_score = action_view(
+    PartyScoreForm,
+    back=_party_back,
+    run=lambda player, data, party_id: game_services.party_act(
+        party_id=party_id, player=player, action="score", **data
+    ),
+    keep_holds=False,
+)

@@ -24,7 +24,7 @@ from games.rules import ruleset_title
 from leaderboards import selectors as board_selectors
 from web import presenters
 from web.forms import RollForm, ScoreForm
-from web.helpers import act, error_page, hint_asked, page_errors, throttled, with_holds
+from web.helpers import action_view, error_page, hint_asked, page_errors, throttled, with_holds
 
 
 def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
@@ -69,39 +69,22 @@ def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
     return render(request, "web/play.html", context)
 
 
-@login_required
-@require_POST
-def play_roll(request: HttpRequest, round_id: UUID) -> HttpResponse:
-    return act(
-        request,
-        RollForm,
-        lambda held: _play_url(round_id, held),
-        lambda data: game_services.round_roll(
-            round_id=round_id,
-            player=request.user,  # type: ignore[arg-type]
-            hold=data["hold"],
-            turn=data["turn"],
-            roll=data["roll"],
-        ),
-        keep_holds=True,
-    )
-
-
-@login_required
-@require_POST
-def play_score(request: HttpRequest, round_id: UUID) -> HttpResponse:
-    return act(
-        request,
-        ScoreForm,
-        lambda held: _play_url(round_id, held),
-        lambda data: game_services.round_score(
-            round_id=round_id,
-            player=request.user,  # type: ignore[arg-type]
-            category=data["category"],
-            turn=data["turn"],
-        ),
-        keep_holds=False,
-    )
+play_roll = action_view(
+    RollForm,
+    back=lambda held, round_id: _play_url(round_id, held),
+    run=lambda player, data, round_id: game_services.round_roll(
+        round_id=round_id, player=player, **data
+    ),
+    keep_holds=True,
+)
+play_score = action_view(
+    ScoreForm,
+    back=lambda held, round_id: _play_url(round_id, held),
+    run=lambda player, data, round_id: game_services.round_score(
+        round_id=round_id, player=player, **data
+    ),
+    keep_holds=False,
+)
 
 
 @login_required

@@ -1,0 +1,63 @@
+"""The round's screen laid out for a terminal's size, without a terminal: the layout
+each size gets, and the lines it takes (the pseudo-terminal tests read the real one)."""
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+
+import yatzy
+from client import render
+
+
+def state_of(ruleset):
+    rs = yatzy.get_ruleset(ruleset)
+    game = yatzy.Game(rs, bytes(range(32)))
+    for box in rs.categories[:5]:
+        game.roll()
+        game.score(box)
+    game.roll()
+    return {
+        "id": "r1",
+        "mode": "solo",
+        "ruleset": ruleset,
+        "rules": rs.options,
+        "status": "in_progress",
+        "turn": game.turn,
+        "turns": len(rs.categories),
+        "roll": game.rolls_used,
+        "rolls_left": game.rolls_left,
+        "dice": list(game.dice),
+        "scorecard": game.scorecard,
+        "options": game.options(),
+        "upper_total": game.upper_total,
+        "bonus": game.bonus,
+        "total": game.total,
+    }
+
+
+def screen(state, width, height, messages=()):
+    console = Console(width=width, color_system=None, record=True)
+    frame = render.round_frame(state, {0}, names=render.NO_NAMES, messages=messages, height=height)
+    console.print(frame)
+    return console.export_text().splitlines()
+
+
+@pytest.mark.parametrize("ruleset", ["maxi", "yatzy", "yahtzee"])
+def test_an_80_by_24_terminal_gets_two_columns_in_exactly_the_lines_above_the_prompt(ruleset):
+    lines = screen(state_of(ruleset), 80, 22, [Text("a message")] * 9)
+    assert len(lines) == 22 and all(len(line) <= 80 for line in lines)
+    assert sum("│" in line for line in lines) >= 8  # the card's two halves
+    assert lines[-1] == "…"  # the messages cut to the lines left
+
+
+def test_a_bigger_terminal_gets_one_column_and_the_dice_in_a_frame():
+    lines = screen(state_of("maxi"), 120, 38)
+    assert len(lines) == 38 and lines[2].startswith("╭")
+    assert not any("│ 11 " in line for line in lines)  # box 11 on a line of its own
+    assert any(line.startswith("11 four_of_a_kind") for line in lines)
+
+
+def test_a_terminal_too_small_for_two_columns_gets_one_and_nothing_breaks():
+    lines = screen(state_of("maxi"), 40, 10)
+    assert any(line.startswith("20 maxi_yatzy") for line in lines)
+    assert all(len(line) <= 40 for line in lines)
