@@ -119,6 +119,8 @@ def screenshot(page, name: str, *, full_page: bool = True) -> None:
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
+        if full_page:  # from the top: a sticky bar is drawn where the screen last was
+            page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)
 
 

@@ -48,9 +48,11 @@ def test_the_manifest_names_the_app_and_its_icons_of_192_and_512_pixels(page):
 
 
 def installed(page) -> None:
-    """Wait until the service worker is installed and looks after the page."""
+    """Wait until the service worker is installed, then load the page again: a page
+    loaded once the worker is active is always one it looks after."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
 
 
 def test_offline_the_worker_shows_its_offline_page_and_keeps_no_players_page(open_page):

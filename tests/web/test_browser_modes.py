@@ -177,7 +177,11 @@ def test_a_friend_plays_a_shared_code_in_a_second_browser(open_page):
     ann.click("[data-action=revoke-ask]")  # revoking asks first
     ann.click("[data-action=revoke]")
     ann.wait_for_selector("[data-action=share]")
-    gone = bo.request.get(link)  # the session's request, not a page (no console noise)
+    kept = bo.request.get(link)  # the session's request, not a page (no console noise)
+    assert kept.status == 200 and "data-comparison" in kept.text()  # who played keeps it
+    cy = open_page()
+    register(cy, "cy")
+    gone = cy.request.get(link)  # nobody new starts with it
     assert gone.status == 404 and "This challenge link does not work" in gone.text()
 
 
