@@ -67,11 +67,14 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
     with raw.cursor() as cur:
         with cur.copy(
             "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
-            " FROM STDIN"
+            " email, is_staff, is_active, date_joined, display_name, language, time_zone,"
+            " username_key) FROM STDIN"
         ) as copy:
             for i in range(players):
-                copy.write_row(("!", False, f"p{i}", "", "", "", False, True, now, "", "en", "UTC"))
+                name = f"p{i}"  # already its own key (accounts.names.name_key)
+                copy.write_row(
+                    ("!", False, name, "", "", "", False, True, now, "", "en", "UTC", name)
+                )
         cur.execute("SELECT min(id), max(id) FROM accounts_user")
         low, high = cur.fetchone()
         rounds = 0

@@ -20,7 +20,7 @@ from daily import clock
 from games import selectors as game_selectors
 from games import services as game_services
 from games import tables
-from games.models import Party, Round, StrategyTable
+from games.models import Party, Round, ShareCode, StrategyTable
 from leaderboards import services as board_services
 from tests.leaderboards.conftest import ranked
 from tests.web.test_modes import defaults, new_game, play_out, round_of
@@ -145,15 +145,18 @@ def test_check_the_dice_has_the_seed_and_moves_only_once_they_may_be_shown():
     assert f"data-seed>{bytes(rnd.seed).hex()}<" in page
 
 
-def test_revoking_a_code_asks_first_on_the_rounds_page():
+def test_revoking_a_code_asks_first_on_the_rounds_page_and_on_the_friend_page():
     user, client = logged_in()
     solo = new_game(client, "solo", ruleset="yatzy", **defaults("yatzy"))
     rnd = play_out(user, round_of(solo))
     client.post(f"/play/{rnd.id}/share/")
-    page = text(client.get(solo))
-    question = re.search(r'<details class="confirm" data-revoke>(.*?)</details>', page, re.S)
-    assert question and 'data-action="revoke-ask"' in question.group(1)
-    assert 'data-action="revoke"' in question.group(1)  # the button is behind the question
+    code = ShareCode.objects.get(round=rnd).code
+    for path in (solo, f"/f/{code}"):
+        page = text(client.get(path))
+        question = re.search(r'<details class="confirm" data-revoke>(.*?)</details>', page, re.S)
+        assert question and 'data-action="revoke-ask"' in question.group(1), path
+        assert 'data-action="revoke"' in question.group(1)  # the button behind the question
+        assert page.count('data-action="revoke"') == 1
 
 
 # -- hints: progress, the party ------------------------------------------------------------
