@@ -142,7 +142,8 @@ def round_card(
     boxes = [
         {
             "id": box,
-            "name": box_name(box),
+            # Translated once here: the row uses the name three times.
+            "name": str(box_name(box)),
             "points": points,
             "now": state["options"].get(box),
             # A box the dice do not fit scores 0: the page asks once before storing it.
@@ -157,7 +158,9 @@ def round_card(
         for i, (box, points) in enumerate(state["scorecard"].items())
     ]
     asked = query.get("scratch") if playing else None
-    confirm = next((box for box in boxes if box["scratch"] and box["id"] == asked), None)
+    for box in boxes:
+        box["armed"] = box["scratch"] and box["id"] == asked
+    confirm = next((box for box in boxes if box["armed"]), None)
     round_id = state["id"]
     url = play_url or reverse("web:play", kwargs={"round_id": round_id})
     return {
