@@ -60,13 +60,12 @@ def copy_players(cur: Any, count: int, prefix: str) -> tuple[int, int]:
     now = dt.datetime.now(dt.UTC)
     with cur.copy(
         "COPY accounts_user (password, is_superuser, username, first_name, last_name,"
-        " email, is_staff, is_active, date_joined, display_name, language, time_zone)"
-        " FROM STDIN"
+        " email, is_staff, is_active, date_joined, display_name, language, time_zone,"
+        " username_key) FROM STDIN"
     ) as copy:
         for i in range(count):
-            copy.write_row(
-                ("!", False, f"{prefix}{i}", "", "", "", False, True, now, "", "en", "UTC")
-            )
+            name = f"{prefix}{i}"  # already its own key (accounts.names.name_key)
+            copy.write_row(("!", False, name, "", "", "", False, True, now, "", "en", "UTC", name))
     cur.execute("SELECT min(id), max(id) FROM accounts_user")
     low, high = cur.fetchone()
     return low, high

@@ -41,3 +41,9 @@ class Hook:
 
     def __repr__(self) -> str:
         return f"<Hook {self.name}>"
+
+
+web_process_started = Hook("config.web_process_started")
+"""``()``: a web server process (not gunicorn's, which warms in its own hooks) has
+loaded the site (``config/wsgi.py``). ``games`` warms the strategy tables on it
+(``games.tables.tables_watch``)."""

@@ -30,3 +30,11 @@ def when_ready(server: object) -> None:
     from games.tables import tables_warm
 
     tables_warm()
+
+
+def post_worker_init(worker: object) -> None:
+    """In each worker: load the default tables built since the master warmed (a worker
+    process builds Maxi minutes after start), before a player's hint needs them."""
+    from games.tables import tables_watch
+
+    tables_watch()

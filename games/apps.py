@@ -11,8 +11,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from celery.signals import worker_ready
 
-        from config import messages
-        from games import rules
+        from config import hooks, messages
+        from games import rules, tables
 
         # Error messages name boxes and rulesets as players know them.
         for param in ("category", "boxes"):
@@ -20,6 +20,8 @@ class GamesConfig(AppConfig):
         messages.label_register("ruleset", rules.ruleset_title)
 
         worker_ready.connect(_queue_tables_at_worker_start, weak=False)
+        # A web server process warms the strategy tables before its first hint.
+        hooks.web_process_started.register(tables.tables_watch)
 
 
 def _queue_tables_at_worker_start(sender: Any = None, **kwargs: Any) -> None:

@@ -335,6 +335,24 @@ def round_analysis_view(*, round_id: UUID, player: User) -> dict[str, Any]:
 # -- a round's page ---------------------------------------------------------------------
 
 
+def _advice_view(rnd: Round, state: dict[str, Any], *, hint: bool) -> dict[str, Any]:
+    """Whether ``rnd`` has hints (``advice``) and, when asked for, its hint (``hint``),
+    else why there is none as the player reads it (``hint_refused``) and, while its table
+    is being built, how far the build is and when to ask again (``hint_wait``:
+    ``{percent, retry_after}``)."""
+    advice = round_advice_allowed(rnd)
+    view: dict[str, Any] = {"advice": advice, "hint": None, "hint_refused": None, "hint_wait": None}
+    if hint and advice and state["status"] == Round.Status.IN_PROGRESS:
+        try:
+            view["hint"] = round_hint(rnd)
+        except ServiceError as exc:
+            view["hint_refused"] = error_text(exc)
+            if isinstance(exc, tables.TableBuilding):
+                percent = (exc.params or {}).get("percent")
+                view["hint_wait"] = {"percent": percent, "retry_after": exc.retry_after}
+    return view
+
+
 def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str, Any]:
     """What a page shows of one of the player's rounds, in one call: the round as the
     API shows it (``round``), whether it has hints and an analysis (``advice``), the
@@ -345,20 +363,12 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
     rnd = round_get_for_player(round_id=round_id, player=player)
     game = round_game(rnd)
     state = round_payload(rnd, game)
-    advice = round_advice_allowed(rnd)
     view: dict[str, Any] = {
         "round": state,
-        "advice": advice,
-        "hint": None,
-        "hint_refused": None,
+        **_advice_view(rnd, state, hint=hint),
         "share": None,
         "challenge": None,
     }
-    if hint and advice and state["status"] == Round.Status.IN_PROGRESS:
-        try:
-            view["hint"] = round_hint(rnd)
-        except ServiceError as exc:
-            view["hint_refused"] = error_text(exc)
     if state["status"] == Round.Status.COMPLETED:
         share = _live_share_of(rnd)
         view["share"] = share_plays(share) if share is not None else None
@@ -458,8 +468,29 @@ def game_payload(game: Round | Party) -> dict[str, Any]:
 
 
 def party_view(*, party_id: UUID, player: User) -> dict[str, Any]:
-    """The player's party as the API and its page show it (:func:`party_payload`)."""
+    """The player's party as the API shows it (:func:`party_payload`)."""
     return party_payload(party_get_for_player(party_id=party_id, player=player))
+
+
+def party_page_view(*, party_id: UUID, player: User, hint: bool = False) -> dict[str, Any]:
+    """The party screen in one call: the party as the API shows it (``party``) and, for
+    the seat whose turn it is, whether its round has hints and its hint when asked for
+    (as :func:`round_view` gives them: ``advice``, ``hint``, ``hint_refused``,
+    ``hint_wait``)."""
+    party = party_get_for_player(party_id=party_id, player=player)
+    seats = party_rounds(party)
+    payload = party_payload(party, seats)
+    current = next((rnd for rnd in seats if rnd.seat == payload["current_seat"]), None)
+    advice: dict[str, Any] = {
+        "advice": False,
+        "hint": None,
+        "hint_refused": None,
+        "hint_wait": None,
+    }
+    if current is not None:
+        state = next(s["round"] for s in payload["seats"] if s["seat"] == current.seat)
+        advice = _advice_view(current, state, hint=hint)
+    return {"party": payload, **advice}
 
 
 def party_seat_count(party: Party) -> int:
@@ -471,10 +502,10 @@ def party_rounds(party: Party) -> list[Round]:
     return list(party.seats.select_related("challenge", "party").order_by("seat"))
 
 
-def party_payload(party: Party) -> dict[str, Any]:
-    """The party: its seats (each a round) and the standings, equal totals sharing a
-    rank (a draw)."""
-    seats = party_rounds(party)
+def party_payload(party: Party, seats: list[Round] | None = None) -> dict[str, Any]:
+    """The party: its seats (each a round; ``seats`` when already read) and the
+    standings, equal totals sharing a rank (a draw)."""
+    seats = party_rounds(party) if seats is None else seats
     games = [round_game(rnd) for rnd in seats]
     totals = [game.total for game in games]
     ranks = yatzy.competition_ranks(totals)

@@ -24,6 +24,7 @@ import functools
 import logging
 import os
 import socket
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -429,8 +430,9 @@ def tables_status() -> list[dict[str, Any]]:
 def tables_warm() -> list[str]:
     """Load what hints and the computer need before a web server forks its workers: the
     solver's compiled kernels, the Maxi state layout, and every default table already
-    built (its digest checked once). The workers then share those pages with the parent
-    instead of each loading its own copy. Returns the rulesets whose tables were loaded."""
+    built (its digest checked once, a hint asked of it once). The workers then share
+    those pages with the parent instead of each loading its own copy. Returns the
+    rulesets whose tables were loaded."""
     from yatzy.strategy import bot_move
     from yatzy.strategy._layout import Layout
 
@@ -441,9 +443,67 @@ def tables_warm() -> list[str]:
         game = yatzy.Game(rs, bytes(32))
         game.roll()
         bot_move(game, "medium")  # compiles (or loads from numba's cache) the turn kernel
-        try:
-            load_table(rs)
-        except TableMissing:
-            continue
-        loaded.append(name)
+        if _warm_table(rs):
+            loaded.append(name)
     return loaded
+
+
+def _warm_table(rs: yatzy.Ruleset) -> bool:
+    """Load the table of ``rs`` if it is built, and ask it for one hint, so that the
+    first hint a player asks for is as fast as the next (numba loads a kernel's
+    compiled code, and Python the modules behind it, on its first call)."""
+    from yatzy.strategy import best_move
+
+    try:
+        table = load_table(rs)
+    except TableMissing:
+        return False
+    game = yatzy.Game(rs, bytes(32))
+    game.roll()
+    best_move(game, table=table)
+    return True
+
+
+# How often a web process looks for default tables finished since it started.
+WATCH_EVERY_S = 5.0
+_watchers: dict[int, threading.Thread] = {}
+_watch_lock = threading.Lock()
+
+
+def tables_watch(*, every: float = WATCH_EVERY_S) -> threading.Thread:
+    """In a process that answers hints (the development server; each gunicorn worker,
+    whose master warmed before forking): warm in the background now, then load each
+    default table the moment its file appears (a worker builds them after the server
+    started), so that no player's request pays for the load. One thread per process,
+    ended once every default table is loaded; a forked child starts its own."""
+    with _watch_lock:
+        thread = _watchers.get(os.getpid())
+        if thread is None or not thread.is_alive():
+            thread = threading.Thread(
+                target=_watch, args=(every,), name="tables-watch", daemon=True
+            )
+            _watchers[os.getpid()] = thread
+            thread.start()
+        return thread
+
+
+def _watch(every: float) -> None:
+    try:
+        started = time.monotonic()
+        loaded = tables_warm()
+        logger.info(
+            "strategy tables warm in %.1f s: %s", time.monotonic() - started, loaded or "none"
+        )
+        missing = [name for name in DEFAULT_RULESETS if name not in loaded]
+        while missing:
+            time.sleep(every)
+            for name in list(missing):
+                rs = yatzy.get_ruleset(name)
+                # A file that is there but fails its digest is left to the request that
+                # needs it (which queues a new build), not hashed again every few seconds.
+                if table_exists(rs):
+                    missing.remove(name)
+                    if _warm_table(rs):
+                        logger.info("strategy table %s loaded", name)
+    except Exception:  # a failed warm costs a slow first hint, never the server
+        logger.exception("warming the strategy tables failed")

@@ -41,6 +41,7 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     ("mode", "Computer"): {"da", "de", "it", "nl"},
     ("mode", "Party"): {"de"},
     ("mode", "Solo"): {"nl", "pl"},
+    (None, "%(total)s point"): {"fr"},
     (None, "actions"): {"fr"},
     (None, "code"): {"fr", "nl"},
     (None, "date"): {"fr"},

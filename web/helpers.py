@@ -130,6 +130,15 @@ def throttled(request: HttpRequest, scope: str) -> Throttled | None:
     return Throttled(message=message, retry_after=wait)
 
 
+def hint_asked(request: HttpRequest) -> tuple[bool, str | None]:
+    """Whether a play or party page asks for a hint (``?hint=1``) within the API's
+    ``play`` budget, and the throttle's message when it is over it."""
+    if not request.GET.get("hint"):
+        return False, None
+    refused = throttled(request, "play")
+    return refused is None, refused.message if refused else None
+
+
 def form_throttled(request: HttpRequest, form: forms.Form, scope: str) -> Throttled | None:
     """For a page whose form posts: on a POST over ``scope``'s budget, the refusal, with
     its message on ``form``; else ``None``."""

@@ -7,6 +7,7 @@ show (points, paces, results, ranks) come decided from the selectors and the eng
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
@@ -15,6 +16,7 @@ from django.http import QueryDict
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import yatzy
 from games.models import Round
@@ -28,6 +30,9 @@ from yatzy.rules import UPPER_CATEGORIES
 
 # How many moves a hint shows: the best and the next alternatives.
 HINT_MOVES = 5
+# The keys that score the boxes, in printed order (20 for Maxi): letters, without H
+# (the hint) and R (the roll); the digits hold the dice.
+BOX_KEYS = "abcdefgijklmnopqstuvwxyz"
 
 
 def day_of(day: dt.date | str) -> dt.date:
@@ -155,18 +160,27 @@ def round_card(
     boxes = [
         {
             "id": box,
-            "name": box_name(box),
+            # Translated once here: the row uses the name three times.
+            "name": str(box_name(box)),
             "points": points,
             "now": state["options"].get(box),
+            # A box the dice do not fit scores 0: the page asks once before storing it.
+            "scratch": state["options"].get(box) == 0,
+            "key": BOX_KEYS[i] if i < len(BOX_KEYS) else None,
             "upper": box in pace["par"],
             "par": pace["par"].get(box),
             "pace": pace["boxes"].get(box),
             "opponent": opponent["scorecard"][box] if opponent else None,
             "suggested": False,
         }
-        for box, points in state["scorecard"].items()
+        for i, (box, points) in enumerate(state["scorecard"].items())
     ]
+    asked = query.get("scratch") if playing else None
+    for box in boxes:
+        box["armed"] = box["scratch"] and box["id"] == asked
+    confirm = next((box for box in boxes if box["armed"]), None)
     round_id = state["id"]
+    url = play_url or reverse("web:play", kwargs={"round_id": round_id})
     return {
         "round": state,
         "day": dt.date.fromisoformat(state["date"]) if state["date"] else None,
@@ -181,7 +195,9 @@ def round_card(
         "pace": pace,
         "opponent": opponent,
         "finished": standing_card(standing),
-        "play_url": play_url or reverse("web:play", kwargs={"round_id": round_id}),
+        "confirm": confirm,
+        "play_url": url,
+        "play_url_held": with_holds(url, held),
         "roll_url": roll_url or reverse("web:play-roll", kwargs={"round_id": round_id}),
         "score_url": score_url or reverse("web:play-score", kwargs={"round_id": round_id}),
         "seat": seat,
@@ -189,13 +205,22 @@ def round_card(
 
 
 def hint_panel(
-    hint: dict[str, Any] | None, refused: str | None, card: dict[str, Any]
+    hint: dict[str, Any] | None,
+    refused: str | None,
+    card: dict[str, Any],
+    wait: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """The hint panel: the best move and the next ones with their expected final
     scores; the best move's dice (or box) are marked on ``card``. A refusal (the table
-    still being built, saved rolls, a throttle) is the panel's message."""
+    still being built, saved rolls, a throttle) is the panel's message; while the table
+    is built, ``wait`` (``{percent, retry_after}``) is how far it is and when to ask
+    again, with the link that asks."""
     if refused is not None:
-        return {"error": refused}
+        return {
+            "error": refused,
+            "wait": wait,
+            "retry_url": with_holds(card["play_url"], card["held"], hint=1) if wait else None,
+        }
     if hint is None:
         return None
     best = hint["best"]
@@ -226,6 +251,51 @@ def round_title(state: dict[str, Any], ruleset: str) -> str:
     if state["mode"] == Round.Mode.SOLO:
         return _("%(ruleset)s: a solo game") % {"ruleset": ruleset}
     return ruleset
+
+
+def result_text(card: dict[str, Any], title: str, home: str) -> str | None:
+    """A finished round's result to paste anywhere, in the player's language and free
+    of spoilers (no dice, no seed): the daily's day (else the game's ``title``), the
+    total, the upper bonus, the rank of the day once known, and the site's address
+    ``home``."""
+    state = card["round"]
+    if state["status"] != Round.Status.COMPLETED:
+        return None
+    heading = title
+    if card["day"] is not None:
+        heading = f"{_('Maxi Yatzy Daily')} {formats.date_format(card['day'])}"
+    parts = [
+        ngettext("%(total)s point", "%(total)s points", state["total"]) % {"total": state["total"]},
+        _("bonus %(bonus)s") % {"bonus": state["bonus"]},
+    ]
+    me = card["finished"]["me"] if card["finished"] else None
+    if me is not None:
+        place = {"rank": me["rank"], "players": card["finished"]["count"]}
+        if not me["on_board"]:
+            parts.append(_("practice: would rank %(rank)s of %(players)s") % place)
+        elif state["ranked"]:
+            parts.append(_("rank %(rank)s of %(players)s") % place)
+        else:  # the day's line is the player's ranked round, not this one
+            parts.append(_("practice: not ranked"))
+    return "\n".join([heading, " · ".join(parts), home])
+
+
+def dice_check(card: dict[str, Any]) -> dict[str, Any]:
+    """What "Check the dice" needs once the seed is shown: the seed and the commitment,
+    the action log and the scorecard as JSON for the page's own check (the browser
+    recomputes every die with its own dice stream v1), the boxes' names."""
+    state = card["round"]
+    if state["seed"] is None:
+        return {"commitment": state["commitment"], "seed": None}
+    names = {box["id"]: str(box["name"]) for box in card["upper_boxes"] + card["lower_boxes"]}
+    return {
+        "commitment": state["commitment"],
+        "seed": state["seed"],
+        "actions": json.dumps(state["actions"], separators=(",", ":")),
+        "scorecard": json.dumps(state["scorecard"], separators=(",", ":")),
+        "names": json.dumps(names, ensure_ascii=False, separators=(",", ":")),
+        "dice_count": card["dice_count"],
+    }
 
 
 def share_card(share: dict[str, Any] | None, absolute: Any) -> dict[str, Any] | None:
@@ -362,10 +432,12 @@ def party_url(party_id: str, held: Sequence[int | str] = ()) -> str:
     return with_holds(reverse("web:party", kwargs={"party_id": party_id}), held)
 
 
-def party_screen(party: dict[str, Any], query: Any) -> dict[str, Any]:
-    """The party screen (``party``: the API's party payload): whose turn it is, that
-    seat's dice and scorecard (its forms act for that seat), every seat's scorecard,
-    and the standings with draws."""
+def party_screen(view: dict[str, Any], query: Any) -> dict[str, Any]:
+    """The party screen (``view``: ``games.selectors.party_page_view``, the API's party
+    payload and the current seat's hints): whose turn it is, that seat's dice and
+    scorecard (its forms act for that seat) with its hint when asked for, every seat's
+    scorecard, and the standings with draws."""
+    party = view["party"]
     url = party_url(party["id"])
     roll_url = reverse("web:party-roll", kwargs={"party_id": party["id"]})
     score_url = reverse("web:party-score", kwargs={"party_id": party["id"]})
@@ -390,7 +462,14 @@ def party_screen(party: dict[str, Any], query: Any) -> dict[str, Any]:
     ]
     current_seat = next((seat for seat in seats if seat["current"]), None)
     first = [line for line in standings if line["rank"] == 1]
+    hint = None
+    if current_seat is not None and view["advice"] and query.get("hint"):
+        hint = hint_panel(
+            view["hint"], view["hint_refused"], current_seat["card"], view["hint_wait"]
+        )
     return {
+        "advice": view["advice"] and current_seat is not None,
+        "hint": hint,
         "winners": [line["name"] for line in first],
         "winners_total": first[0]["total"] if first else None,
         "party": party,

@@ -3,7 +3,7 @@
 from django.urls import path
 
 import daily.converters  # noqa: F401  (registers the `isodate` and `year` converters)
-from web.pages import accounts, boards, friends, games, home, parties, play
+from web.pages import accounts, app, boards, friends, games, home, parties, play
 
 app_name = "web"
 
@@ -37,4 +37,8 @@ urlpatterns = [
     path("accounts/register/", accounts.register, name="register"),
     path("accounts/logout/", accounts.logout_page, name="logout"),
     path("settings/", accounts.settings_page, name="settings"),
+    # The installable app: at the root, so that the worker may look after every page.
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("offline/", app.offline, name="offline"),
 ]

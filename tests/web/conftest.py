@@ -113,12 +113,15 @@ def page(open_page):
     return open_page()
 
 
-def screenshot(page, name: str) -> None:
-    """Save a full-page screenshot when ``WEB_SCREENSHOTS`` names a folder."""
+def screenshot(page, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot (of the whole page, else of the screen as the player sees it)
+    when ``WEB_SCREENSHOTS`` names a folder."""
     folder = os.environ.get("WEB_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+        if full_page:  # from the top: a sticky bar is drawn where the screen last was
+            page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)
 
 
 def register(page, username: str, display_name: str = "") -> None:
@@ -138,3 +141,11 @@ def after_swap(page, action) -> None:
     action()
     page.wait_for_function("el => !el.isConnected", arg=old)
     page.wait_for_selector("[data-play]")
+
+
+def score(page, box: str) -> None:
+    """Score the open box ``box`` by clicking it; a scratch (0 points) asks once before
+    it is stored, so it is clicked a second time."""
+    after_swap(page, lambda: page.click(f"[data-box='{box}']"))
+    if page.locator("[data-armed]").count():
+        after_swap(page, lambda: page.click(f"[data-box='{box}']"))

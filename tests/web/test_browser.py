@@ -16,7 +16,7 @@ from daily import clock
 from daily.services import challenge_get_or_create
 from games.models import Round
 from tests.leaderboards.conftest import ranked
-from tests.web.conftest import PASSWORD, PHONE, after_swap, register, screenshot
+from tests.web.conftest import PASSWORD, PHONE, after_swap, register, score, screenshot
 
 pytestmark = pytest.mark.live
 
@@ -36,7 +36,7 @@ def play_turn_by_clicking(page, *, hold_first: bool) -> None:
     }
     box_id = max(options, key=options.__getitem__)  # the most points now
     points = options[box_id]
-    after_swap(page, lambda: page.click(f"[data-box='{box_id}']"))
+    score(page, box_id)
     assert page.locator(f"[data-filled='{box_id}']").inner_text() == str(points)
 
 
@@ -68,7 +68,7 @@ def test_register_play_the_daily_by_clicking_and_see_the_board_and_the_chart(pag
         if turn == 4:
             after_swap(page, lambda: page.click("[data-action=roll]"))
             screenshot(page, "play")
-            after_swap(page, lambda: page.locator("[data-box]").first.click())
+            score(page, page.locator("[data-box]").first.get_attribute("data-box"))
             break
     while page.locator("[data-status=in_progress]").count():
         play_turn_by_clicking(page, hold_first=False)
@@ -113,6 +113,9 @@ def test_a_daily_round_played_with_the_keyboard_alone(page):
         page.keyboard.press("Tab")
         assert page.evaluate("document.activeElement.dataset.box")
         after_swap(page, lambda: page.keyboard.press("Enter"))
+        if page.locator("[data-armed]").count():  # a scratch asks once: Enter again
+            assert page.evaluate("document.activeElement.dataset.armed") == ""
+            after_swap(page, lambda: page.keyboard.press("Enter"))
         turns += 1
     assert turns == 20
     assert Round.objects.get(player__username="kit").status == "completed"
@@ -209,7 +212,7 @@ def test_without_javascript_holds_roll_and_score_are_plain_forms(open_page):
     page.wait_for_selector("[data-action=roll]")
     assert page.locator("[data-die='2'] .pip").count() == face
     assert page.locator("[data-die='2']").get_attribute("aria-pressed") == "true"
-    page.locator("[data-box]").first.click()
+    page.locator("[data-box]:not([data-scratch])").first.click()  # a 0 would ask first
     page.wait_for_selector("[data-filled]")
     rnd = Round.objects.get(player__username="nojs")
     assert rnd.snapshot["turn"] == 1
@@ -225,7 +228,7 @@ def test_a_display_name_that_is_a_script_shows_as_text_everywhere(page):
     page.wait_for_url(re.compile(r"/play/"))
     for _turn in range(20):
         after_swap(page, lambda: page.click("[data-action=roll]"))
-        after_swap(page, lambda: page.locator("[data-box]").first.click())
+        score(page, page.locator("[data-box]").first.get_attribute("data-box"))
     for url in [f"/boards/daily/{clock.today()}/", "/boards/best-day/", "/players/mallory/"]:
         page.goto(url)
         assert name in page.locator("main").inner_text()

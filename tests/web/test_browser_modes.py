@@ -15,7 +15,7 @@ from accounts.models import User
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Party, Round
-from tests.web.conftest import DESKTOP, PHONE, after_swap, register, screenshot
+from tests.web.conftest import DESKTOP, PHONE, after_swap, register, score, screenshot
 
 pytestmark = pytest.mark.live
 
@@ -51,8 +51,7 @@ BOX_WORTH_MOST = """() => [...document.querySelectorAll("[data-box]")]
 def play_a_turn(page) -> None:
     """Roll once and score the box worth most now (a quick turn, not a clever one)."""
     after_swap(page, lambda: page.click("[data-action=roll]"))
-    box = page.evaluate(BOX_WORTH_MOST)
-    after_swap(page, lambda: page.click(f"[data-box='{box}']"))
+    score(page, page.evaluate(BOX_WORTH_MOST))
 
 
 # What the hint says and how the page marks it, read in one call.
@@ -89,8 +88,7 @@ def test_a_solo_game_played_to_the_end_by_following_the_hints(page):
             assert decisions == 0 and not hint["dice"]
         if hint["kind"] == "score":
             assert hint["boxMarked"]  # the box to fill is marked
-            box = f"[data-box='{hint['category']}']"
-            after_swap(page, lambda: page.click(box))  # noqa: B023 (called at once)
+            score(page, hint["category"])
         else:
             if decisions > 2 and hint["hold"] and not shot:
                 screenshot(page, "solo-hint")  # the hint, its dice marked "keep"
@@ -176,9 +174,14 @@ def test_a_friend_plays_a_shared_code_in_a_second_browser(open_page):
     ann.reload()
     assert "bo" in ann.locator("[data-play-row]").inner_text()
     screenshot(ann, "share")
+    ann.click("[data-action=revoke-ask]")  # revoking asks first
     ann.click("[data-action=revoke]")
     ann.wait_for_selector("[data-action=share]")
-    gone = bo.request.get(link)  # the session's request, not a page (no console noise)
+    kept = bo.request.get(link)  # the session's request, not a page (no console noise)
+    assert kept.status == 200 and "data-comparison" in kept.text()  # who played keeps it
+    cy = open_page()
+    register(cy, "cy")
+    gone = cy.request.get(link)  # nobody new starts with it
     assert gone.status == 404 and "This challenge link does not work" in gone.text()
 
 
@@ -193,7 +196,7 @@ def test_a_party_of_three_seats_passes_one_phone_around(open_page):
         play_a_turn(page)
         if turn == 4:
             page.locator("[data-seat='0'] summary").click()  # Ann's card, one tap away
-            assert page.locator("[data-seat='0'] table").is_visible()
+            assert page.locator("[data-seat='0'] .scorecard").is_visible()
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE["width"]
             screenshot(page, "party")

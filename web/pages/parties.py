@@ -13,15 +13,18 @@ from games import selectors as game_selectors
 from games import services as game_services
 from web import presenters
 from web.forms import PartyRollForm, PartyScoreForm
-from web.helpers import action_view, page_errors
+from web.helpers import action_view, hint_asked, page_errors
 
 
 @login_required
 @page_errors
 def party_page(request: HttpRequest, party_id: UUID) -> HttpResponse:
     player: User = request.user  # type: ignore[assignment]
-    party = game_selectors.party_view(party_id=party_id, player=player)
-    return render(request, "web/party.html", presenters.party_screen(party, request.GET))
+    asked, refused = hint_asked(request)
+    view = game_selectors.party_page_view(party_id=party_id, player=player, hint=asked)
+    if refused:
+        view = {**view, "hint_refused": refused}
+    return render(request, "web/party.html", presenters.party_screen(view, request.GET))
 
 
 def _party_back(held: list[str], party_id: UUID) -> str:

@@ -24,7 +24,7 @@ from games.rules import ruleset_title
 from leaderboards import selectors as board_selectors
 from web import presenters
 from web.forms import RollForm, ScoreForm
-from web.helpers import action_view, error_page, page_errors, throttled, with_holds
+from web.helpers import action_view, error_page, hint_asked, page_errors, throttled, with_holds
 
 
 def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
@@ -35,10 +35,8 @@ def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
 @page_errors
 def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
     player: User = request.user  # type: ignore[assignment]
-    refused = throttled(request, "play") if request.GET.get("hint") else None
-    view = game_selectors.round_view(
-        round_id=round_id, player=player, hint=bool(request.GET.get("hint")) and not refused
-    )
+    asked, refused = hint_asked(request)
+    view = game_selectors.round_view(round_id=round_id, player=player, hint=asked)
     state = view["round"]
     standing = None
     if state["date"] and state["status"] == Round.Status.COMPLETED:
@@ -49,20 +47,24 @@ def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
             ranked=state["ranked"],
         )
     card = presenters.round_card(state, request.GET, standing=standing)
-    playing = state["status"] == Round.Status.IN_PROGRESS
+    title = presenters.round_title(state, card["ruleset_name"])
     hint = None
-    if view["advice"] and playing and request.GET.get("hint"):
+    if view["advice"] and state["status"] == Round.Status.IN_PROGRESS and (asked or refused):
         hint = presenters.hint_panel(
-            view["hint"], refused.message if refused else view["hint_refused"], card
+            view["hint"], refused or view["hint_refused"], card, view["hint_wait"]
         )
     context = {
         **card,
         "card": card,
-        "title": presenters.round_title(state, card["ruleset_name"]),
+        "title": title,
         "advice": view["advice"],
         "hint": hint,
         "share": presenters.share_card(view["share"], request.build_absolute_uri),
         "challenge": view["challenge"],
+        "result_text": presenters.result_text(
+            card, title, request.build_absolute_uri(reverse("web:home"))
+        ),
+        "dice_check": presenters.dice_check(card),
     }
     return render(request, "web/play.html", context)
 

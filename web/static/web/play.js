@@ -1,12 +1,20 @@
-// The play page (and the party's), live: dice toggle their hold in place; roll, score
-// and hint send the page's own forms (marked data-swap) in the background and the
-// round's part of the page is replaced by the answer (the same server-rendered page a
-// plain form would load). Keys: 1-6 hold a die, R rolls, H asks for a hint; Tab and
-// Enter reach everything else. Without this script every control still works as a
-// plain form.
+// The play page (and the party's), live: dice toggle their hold in place (and the
+// address keeps the holds, so a reload keeps them too); roll, score, hint and a
+// scratch's question send the page's own forms (marked data-swap) in the background
+// and the round's part of the page is replaced by the answer (the same server-rendered
+// page a plain form would load). While an answer is on its way the round is
+// aria-busy and the button that asked shows it; a hint whose table is still being
+// built asks again by itself, and a finished daily shows its rank as soon as the
+// board has it. Keys: 1-6 hold a die, R rolls, H asks for a hint, the letter shown
+// beside a box scores it (a 0 asks once: press it again), Escape keeps it open, the
+// arrow keys move between the boxes. Without this script every control still works
+// as a plain form.
 (function () {
   "use strict";
   var busy = false;
+  var HINT_RETRY_MAX_S = 5;
+  var RANK_POLL_S = 2;
+  var RANK_POLLS = 30;
 
   function play() { return document.querySelector("[data-play]"); }
 
@@ -21,7 +29,7 @@
   // Every form of the round carries the holds: the roll uses them, the others keep them.
   function syncHolds(root) {
     var held = heldPositions(root);
-    ["#roll-form [data-hold-inputs]", "#hint-form [data-hold-inputs]", "#hold-form", "#score-form"].forEach(function (selector) {
+    ["#roll-form [data-hold-inputs]", "#hint-form [data-hold-inputs]", "#hold-form", "#score-form", "#scratch-form"].forEach(function (selector) {
       var box = root.querySelector(selector);
       if (!box) { return; }
       box.querySelectorAll("input[name=hold]").forEach(function (input) { input.remove(); });
@@ -33,6 +41,14 @@
         box.appendChild(input);
       });
     });
+    // The address says what is held (?hold=), as the page without this script does: a
+    // reload, or the page opened again, shows the same dice held.
+    if (window.history && window.history.replaceState) {
+      var url = new URL(window.location.href);
+      ["hold", "toggle", "scratch"].forEach(function (name) { url.searchParams.delete(name); });
+      held.forEach(function (position) { url.searchParams.append("hold", position); });
+      window.history.replaceState(null, "", url.pathname + url.search + url.hash);
+    }
   }
 
   document.addEventListener("click", function (event) {
@@ -48,46 +64,61 @@
   function focusAfter(root, action) {
     var roll = root.querySelector("[data-action=roll]:not([disabled])");
     var box = root.querySelector("[data-box]");
+    var armed = root.querySelector("[data-armed]");
     var result = root.querySelector("#result-heading");
     var hint = root.querySelector("#hint-heading");
-    var target = action === "hint" ? (hint || roll) : action === "score" ? (roll || result) : (roll || box || result);
+    var target = action === "hint" ? (hint || roll)
+      : action === "scratch" ? (armed || roll || box)
+      : action === "score" ? (roll || result)
+      : (roll || box || result);
     if (target) {
       if (!target.hasAttribute("tabindex") && target.tagName === "H2") { target.setAttribute("tabindex", "-1"); }
       target.focus();
     }
   }
 
-  function swap(url, html, action) {
+  function announce(doc, fresh) {
+    var messages = document.querySelector("[data-messages]");
+    var freshMessages = doc.querySelector("[data-messages]");
+    if (!messages || !freshMessages) { return; }
+    messages.innerHTML = freshMessages.innerHTML;
+    var line = fresh.querySelector("[data-scratch-ask]") || fresh.querySelector("[data-hint-best], [data-hint-error]") || fresh.querySelector("[data-announce]");
+    if (!messages.textContent.trim() && line) {
+      var p = document.createElement("p");
+      p.className = "visually-hidden";
+      p.textContent = line.textContent.replace(/\s+/g, " ").trim();
+      messages.appendChild(p);
+    }
+  }
+
+  function updated() {
+    document.dispatchEvent(new CustomEvent("play:updated"));
+    watchHint();
+    watchRank();
+  }
+
+  function swap(url, html, action, moveFocus) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.querySelector("[data-play]");
     var root = play();
     if (!fresh || !root) { window.location.assign(url); return; }
     root.replaceWith(document.importNode(fresh, true));
-    var messages = document.querySelector("[data-messages]");
-    var freshMessages = doc.querySelector("[data-messages]");
-    if (messages && freshMessages) {
-      messages.innerHTML = freshMessages.innerHTML;
-      var announce = fresh.querySelector("[data-announce]");
-      if (!messages.textContent.trim() && announce) {
-        var line = document.createElement("p");
-        line.className = "visually-hidden";
-        line.textContent = announce.textContent;
-        messages.appendChild(line);
-      }
-    }
+    announce(doc, fresh);
     document.title = doc.title;
     if (window.history && window.history.replaceState) { window.history.replaceState(null, "", url); }
-    focusAfter(play(), action);
+    if (moveFocus !== false) { focusAfter(play(), action); }
+    updated();
+  }
+
+  function get(url) {
+    return fetch(url, { headers: { "Accept": "text/html" }, credentials: "same-origin" });
   }
 
   function send(form, submitter) {
     var data = new FormData(form, submitter || undefined);
     if (form.method.toLowerCase() === "get") {
       var query = new URLSearchParams(data).toString();
-      return fetch(form.action + (query ? "?" + query : ""), {
-        headers: { "Accept": "text/html" },
-        credentials: "same-origin"
-      });
+      return get(form.action + (query ? "?" + query : ""));
     }
     var token = form.querySelector("input[name=csrfmiddlewaretoken]");
     return fetch(form.action, {
@@ -98,25 +129,131 @@
     });
   }
 
+  // The round is busy until the answer replaces it: assistive tools hear it, the button
+  // that asked says what is going on, and another press waits for this one.
+  function setBusy(root, button) {
+    root.setAttribute("aria-busy", "true");
+    if (!button) { return; }
+    button.classList.add("busy");
+    button.setAttribute("aria-busy", "true");
+    var label = button.getAttribute("data-busy-label");
+    if (label) { button.textContent = label; }
+  }
+
+  function load(request, action, button, moveFocus) {
+    var root = play();
+    if (busy || !root) { return; }
+    busy = true;
+    setBusy(root, button);
+    request().then(function (response) {
+      return response.text().then(function (html) { swap(response.url, html, action, moveFocus); });
+    }).catch(function () {
+      window.location.reload();
+    }).then(function () { busy = false; });
+  }
+
+  function actionOf(form) {
+    return { "roll-form": "roll", "hint-form": "hint", "scratch-form": "scratch" }[form.id] || "score";
+  }
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (!play() || !form.hasAttribute("data-swap")) { return; }
     event.preventDefault();
-    if (busy) { return; }
-    busy = true;
-    var action = form.id === "roll-form" ? "roll" : form.id === "hint-form" ? "hint" : "score";
-    send(form, event.submitter).then(function (response) {
-      return response.text().then(function (html) { swap(response.url, html, action); });
-    }).catch(function () {
-      window.location.reload();
-    }).then(function () { busy = false; });
+    var submitter = event.submitter;
+    var button = submitter || form.querySelector("button[type=submit]");
+    load(function () { return send(form, submitter); }, actionOf(form), button);
   });
+
+  // A hint whose table is still being built: ask again when the server says it may be
+  // ready (at most every few seconds), until it is, or the round has moved on.
+  var hintTimer = null;
+  function watchHint() {
+    window.clearTimeout(hintTimer);
+    var wait = document.querySelector("[data-play] [data-hint-wait]");
+    if (!wait) { return; }
+    var seconds = Math.max(1, Math.min(HINT_RETRY_MAX_S, parseInt(wait.getAttribute("data-retry"), 10) || HINT_RETRY_MAX_S));
+    var url = wait.getAttribute("data-retry-url");
+    var hint = document.querySelector("#hint");
+    if (hint) { hint.setAttribute("aria-busy", "true"); }
+    hintTimer = window.setTimeout(function () {
+      if (!wait.isConnected) { return; }
+      if (busy) { watchHint(); return; }
+      load(function () { return get(url); }, "hint", null, false);
+    }, seconds * 1000);
+  }
+
+  // A finished daily whose rank is not on the board yet (a job adds the round within
+  // moments): fetch the page again until the rank is there, then show it in place.
+  var rankTimer = null;
+  var rankPolls = 0;
+  function watchRank() {
+    window.clearTimeout(rankTimer);
+    var pending = document.querySelector("[data-play] [data-rank-pending]");
+    if (!pending || rankPolls >= RANK_POLLS) { return; }
+    rankTimer = window.setTimeout(function () {
+      rankPolls += 1;
+      get(pending.getAttribute("data-poll-url")).then(function (response) {
+        return response.text();
+      }).then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("[data-finished]");
+        if (fresh && !fresh.hasAttribute("data-rank-pending") && pending.isConnected) {
+          pending.replaceWith(document.importNode(fresh, true));
+          var line = document.querySelector("[data-rank-line]");
+          var messages = document.querySelector("[data-messages]");
+          if (line && messages) { messages.textContent = line.textContent; }
+          document.dispatchEvent(new CustomEvent("play:updated"));
+        } else {
+          watchRank();
+        }
+      }).catch(function () { watchRank(); });
+    }, RANK_POLL_S * 1000 * (1 + Math.floor(rankPolls / 10)));
+  }
+
+  function boxes(root) { return Array.prototype.slice.call(root.querySelectorAll("[data-box]")); }
+
+  function press(element) {
+    if (element && !element.disabled) { element.click(); return true; }
+    return false;
+  }
+
+  // The letter a key stands for on the page: the key itself, or on a layout without
+  // Latin letters, the letter printed at that place of a US keyboard.
+  function letterOf(event) {
+    var key = (event.key || "").toLowerCase();
+    if (/^[a-z]$/.test(key)) { return key; }
+    var code = /^Key([A-Z])$/.exec(event.code || "");
+    return code ? code[1].toLowerCase() : null;
+  }
 
   document.addEventListener("keydown", function (event) {
     var root = play();
     var target = event.target;
     if (!root || event.ctrlKey || event.metaKey || event.altKey) { return; }
-    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) { return; }
+    if (target && (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || target.isContentEditable)) { return; }
+    var list = boxes(root);
+    var at = list.indexOf(target);
+    if (event.key === "ArrowDown" || event.key === "ArrowRight" || event.key === "ArrowUp" || event.key === "ArrowLeft") {
+      var forward = event.key === "ArrowDown" || event.key === "ArrowRight";
+      var inTurn = target && target.closest && target.closest("[data-dice-bar]");
+      var next = null;
+      if (at >= 0) {
+        next = list[at + (forward ? 1 : -1)] || (forward ? null : root.querySelector("[data-action=roll]:not([disabled])"));
+      } else if (inTurn && forward && !target.hasAttribute("data-die")) {
+        next = list[0];
+      }
+      if (next) { event.preventDefault(); next.focus(); }
+      return;
+    }
+    if (event.key === "Escape") {
+      var cancel = root.querySelector("[data-scratch-cancel]");
+      if (cancel) {
+        event.preventDefault();
+        load(function () { return get(cancel.href); }, "roll", null);
+      }
+      return;
+    }
     if (/^[1-9]$/.test(event.key)) {
       var die = root.querySelector('[data-die="' + (parseInt(event.key, 10) - 1) + '"]');
       if (die && !die.disabled) {
@@ -124,18 +261,33 @@
         die.click();
         die.focus();
       }
-    } else if (event.key === "r" || event.key === "R") {
-      var roll = root.querySelector("[data-action=roll]");
-      if (roll && !roll.disabled) {
+      return;
+    }
+    var letter = letterOf(event);
+    if (!letter) { return; }
+    if (letter === "r") {
+      if (press(root.querySelector("[data-action=roll]"))) { event.preventDefault(); }
+    } else if (letter === "h") {
+      if (press(root.querySelector("[data-action=hint]"))) { event.preventDefault(); }
+    } else {
+      var box = root.querySelector('[data-box][aria-keyshortcuts="' + letter + '"]');
+      if (box) {
         event.preventDefault();
-        roll.click();
-      }
-    } else if (event.key === "h" || event.key === "H") {
-      var hint = root.querySelector("[data-action=hint]");
-      if (hint) {
-        event.preventDefault();
-        hint.click();
+        box.focus();
+        box.click();
       }
     }
   });
+
+  // Links inside the round that only change what the page shows (keep a box open after
+  // its question) swap in place too.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("[data-scratch-cancel]") : null;
+    if (!link || !play()) { return; }
+    event.preventDefault();
+    load(function () { return get(link.href); }, "roll", null);
+  });
+
+  watchHint();
+  watchRank();
 })();

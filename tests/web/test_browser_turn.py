@@ -1,0 +1,201 @@
+"""A turn on one screen, in a real browser (headless Chromium): on a 390x844 phone and a
+1280x800 laptop, whichever open box a player scrolls to, the dice and Roll are in view
+with it (Maxi's 20 boxes and Yatzy's 15); holds survive a reload; the keyboard starts on
+Roll, scores a box by the letter shown beside it and moves between boxes with the arrow
+keys; a scratch (0 points) asks once before it is stored, with and without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Round
+from tests.web.conftest import PHONE, after_swap, register, screenshot
+
+pytestmark = pytest.mark.live
+
+LAPTOP = {"width": 1280, "height": 800}
+
+# For each open box, scrolled to the top and to the bottom of the screen in turn: is the
+# box itself visible and not covered (the sticky dice bar lies over the page), and are
+# every die and the Roll button on screen with it? Returns the failures.
+IN_VIEW = """() => {
+  const height = window.innerHeight, width = window.innerWidth;
+  const inside = (el) => {
+    const r = el.getBoundingClientRect();
+    // Half a pixel either way: scrollIntoView aligns to fractional positions.
+    return r.top >= -1 && r.bottom <= height + 1 && r.left >= -1 && r.right <= width + 1
+      && r.height > 0;
+  };
+  const uncovered = (el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && (hit === el || el.contains(hit));
+  };
+  const failures = [];
+  for (const box of document.querySelectorAll("[data-box]")) {
+    for (const block of ["start", "end", "center"]) {
+      box.scrollIntoView({block});
+      const roll = document.querySelector("[data-action=roll]");
+      const controls = [...document.querySelectorAll("[data-die]"), roll];
+      const hidden = controls.filter((el) => !inside(el) || !uncovered(el));
+      if (!inside(box) || !uncovered(box) || hidden.length) {
+        const seen = inside(box) && uncovered(box) ? "seen" : "hidden";
+        failures.push(`${box.dataset.box} (${block}): box ${seen}, ` +
+          `${hidden.length} of the dice and Roll hidden`);
+      }
+    }
+  }
+  return failures;
+}"""
+
+
+def start_daily(page) -> None:
+    page.click("[data-action=play]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
+
+
+def start_solo(page, ruleset: str) -> None:
+    page.goto(f"/games/new/solo/?ruleset={ruleset}")
+    page.click("[data-action=start]")
+    page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
+
+
+@pytest.mark.parametrize(
+    ("viewport", "name"), [(PHONE, "phone"), (LAPTOP, "laptop")], ids=["phone", "laptop"]
+)
+@pytest.mark.parametrize("ruleset", ["maxi", "yatzy"])
+def test_whichever_box_a_player_scrolls_to_the_dice_and_roll_are_on_screen_with_it(
+    open_page, viewport, name, ruleset
+):
+    page = open_page(viewport)
+    register(page, f"{ruleset[:4]}{name}")
+    if ruleset == "maxi":
+        start_daily(page)
+    else:
+        start_solo(page, ruleset)
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    page.click("[data-die='1']")
+    boxes = page.locator("[data-box]").count()
+    assert boxes == {"maxi": 20, "yatzy": 15}[ruleset]
+    assert page.evaluate(IN_VIEW) == []
+    if ruleset == "maxi":  # the screen as the player sees it (a phone: at the last box)
+        page.evaluate("window.scrollTo(0, 0)")
+        if name == "phone":
+            page.locator("[data-box]").last.scroll_into_view_if_needed()
+        screenshot(page, f"turn-{name}", full_page=False)
+    # Halfway through the game, with the upper boxes filled: still every open box.
+    for _turn in range(6):
+        box = page.locator("[data-box]:not([data-scratch])").first
+        after_swap(page, lambda: box.click())  # noqa: B023 (called at once)
+        after_swap(page, lambda: page.click("[data-action=roll]"))
+    assert page.evaluate(IN_VIEW) == []
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"]
+
+
+def test_held_dice_survive_a_reload(page):
+    register(page, "reload")
+    start_daily(page)
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    faces = [page.locator(f"[data-die='{i}'] .pip").count() for i in range(6)]
+    page.click("[data-die='0']")
+    page.click("[data-die='3']")
+    page.click("[data-die='0']")  # and let one go again
+    page.click("[data-die='4']")
+    assert re.search(r"\?hold=3&hold=4$", page.url)
+    page.reload()
+    held = [page.locator(f"[data-die='{i}']").get_attribute("aria-pressed") for i in range(6)]
+    assert held == ["false", "false", "false", "true", "true", "false"]
+    assert [page.locator(f"[data-die='{i}'] .pip").count() for i in range(6)] == faces
+    after_swap(page, lambda: page.click("[data-action=roll]"))  # the reloaded holds roll
+    assert [page.locator(f"[data-die='{i}'] .pip").count() for i in (3, 4)] == faces[3:5]
+    rnd = Round.objects.get(player__username="reload")
+    assert rnd.snapshot["actions"][-1] == {"type": "roll", "hold": [3, 4]}
+
+
+def test_the_keyboard_starts_on_roll_scores_by_the_letter_beside_a_box_and_moves_with_arrows(
+    page,
+):
+    register(page, "keys")
+    start_daily(page)
+    assert page.evaluate("document.activeElement.dataset.action") == "roll"  # at once
+    after_swap(page, lambda: page.keyboard.press("r"))
+    boxes = page.locator("[data-box]")
+    keys = [boxes.nth(i).get_attribute("aria-keyshortcuts") for i in range(boxes.count())]
+    assert len(set(keys)) == 20 and "r" not in keys and "h" not in keys
+    shown = page.locator("tr:has([data-box='chance']) .box-key").inner_text()
+    assert shown == page.locator("[data-box='chance']").get_attribute("aria-keyshortcuts").upper()
+    # Arrows: from Roll down into the boxes, along them, and back up to Roll.
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.box") == "ones"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.box") == "threes"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.action") == "roll"
+    # A box's letter scores it (chance never scores 0).
+    points = page.locator("[data-box='chance']").inner_text()
+    key = page.locator("[data-box='chance']").get_attribute("aria-keyshortcuts")
+    after_swap(page, lambda: page.keyboard.press(key))
+    assert page.locator("[data-filled='chance']").inner_text() == points
+    assert page.evaluate("document.activeElement.dataset.action") == "roll"
+
+
+def scratch_box(page) -> str:
+    """An open box the dice do not fit (Maxi yatzy, almost always, or another)."""
+    return page.locator("[data-box][data-scratch]").first.get_attribute("data-box")
+
+
+def test_a_scratch_asks_once_before_it_stores_0(page):
+    register(page, "oops")
+    start_daily(page)
+    while True:
+        after_swap(page, lambda: page.click("[data-action=roll]"))
+        if page.locator("[data-box][data-scratch]").count():
+            break
+        after_swap(page, lambda: page.locator("[data-box]").first.click())
+    box = scratch_box(page)
+    rnd = Round.objects.get(player__username="oops")
+    turn = rnd.snapshot["turn"]
+    after_swap(page, lambda: page.click(f"[data-box='{box}']"))
+    armed = page.locator(f"[data-box='{box}'][data-armed]")
+    assert armed.count() == 1
+    assert page.evaluate("document.activeElement.dataset.box") == box  # focus on the question
+    assert "Score 0 here?" in page.locator("[data-scratch-ask]").inner_text()
+    assert "Score 0 here?" in page.locator("[data-messages]").inner_text()  # announced
+    rnd.refresh_from_db()
+    assert rnd.snapshot["turn"] == turn and rnd.snapshot["scorecard"][box] is None
+    screenshot(page, "scratch-asks")
+    after_swap(page, lambda: page.keyboard.press("Escape"))  # keep it open after all
+    assert page.locator("[data-armed]").count() == 0
+    key = page.locator(f"[data-box='{box}']").get_attribute("aria-keyshortcuts")
+    after_swap(page, lambda: page.keyboard.press(key))  # asks again
+    after_swap(page, lambda: page.keyboard.press(key))  # and the second press stores it
+    assert page.locator(f"[data-filled='{box}']").inner_text() == "0"
+    rnd.refresh_from_db()
+    assert rnd.snapshot["turn"] == turn + 1 and rnd.snapshot["scorecard"][box] == 0
+
+
+def test_without_javascript_a_scratch_asks_on_its_own_page_first(open_page):
+    page = open_page(javascript=False)
+    register(page, "nojsoops")
+    page.click("[data-action=play]")
+    page.click("[data-action=roll]")
+    page.wait_for_selector("[data-box]")
+    page.click("[data-die='1']")  # a hold, kept through the question
+    page.wait_for_url(re.compile(r"toggle=1"))
+    box = scratch_box(page)
+    page.click(f"[data-box='{box}']")
+    page.wait_for_url(re.compile(rf"scratch={box}"))
+    assert page.locator(f"[data-box='{box}'][data-armed]").count() == 1
+    assert page.locator("[data-die='1']").get_attribute("aria-pressed") == "true"
+    rnd = Round.objects.get(player__username="nojsoops")
+    assert rnd.snapshot["scorecard"][box] is None
+    page.click(f"[data-box='{box}']")
+    page.wait_for_selector(f"[data-filled='{box}']")
+    rnd.refresh_from_db()
+    assert rnd.snapshot["scorecard"][box] == 0

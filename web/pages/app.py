@@ -1,0 +1,98 @@
+"""The site as an installable app: its web app manifest, its service worker and the
+page that worker shows when the network is gone."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games.rules import ruleset_title
+
+# What the worker keeps for offline use: the site's own static files, never a page with
+# a player's data (pages, the API and every form go to the network, always).
+STATIC_FILES = (
+    "web/site.css",
+    "web/play.js",
+    "web/copy.js",
+    "web/share.js",
+    "web/dice-check.js",
+    "web/countdown.js",
+    "web/install.js",
+    "web/favicon.svg",
+    "web/icon.svg",
+    "web/icon-192.png",
+    "web/icon-512.png",
+)
+THEME_COLOUR = "#0a58ca"
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest, in the visitor's language."""
+    icons = [
+        {"src": static(f"web/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+        for size in (192, 512)
+    ]
+    icons.append({"src": static("web/icon.svg"), "sizes": "any", "type": "image/svg+xml"})
+    body = {
+        "name": _("Maxi Yatzy Daily"),
+        "short_name": ruleset_title("maxi"),
+        "description": _("One Maxi Yatzy game a day, the same dice for everyone."),
+        "lang": get_language(),
+        "start_url": reverse("web:home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": THEME_COLOUR,
+        "icons": icons,
+    }
+    return HttpResponse(
+        json.dumps(body, ensure_ascii=False), content_type="application/manifest+json"
+    )
+
+
+def _version(urls: list[str]) -> str:
+    """Changes whenever a cached file does (hashed names in production, the contents in
+    development), so that the browser installs the new worker and drops the old cache."""
+    digest = hashlib.sha256("\n".join(urls).encode())
+    for name in STATIC_FILES:
+        found = finders.find(name)
+        if isinstance(found, str):
+            with open(found, "rb") as source:
+                digest.update(source.read())
+    return digest.hexdigest()[:16]
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, served from the root so that it may look after every page."""
+    urls = [static(name) for name in STATIC_FILES]
+    response = render(
+        request,
+        "web/sw.js",
+        {
+            "version": _version(urls),
+            "static_urls": json.dumps(urls),
+            "static_prefix": json.dumps(static("")),
+            "offline_url": json.dumps(reverse("web:offline")),
+        },
+        content_type="text/javascript",
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """What the service worker shows for a page it cannot fetch. The worker keeps it, so
+    it holds nothing of any player (it is fetched without cookies)."""
+    return render(request, "web/offline.html")
