@@ -125,7 +125,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, with its client reused (config/cache.py).
+            "BACKEND": "config.cache.Cache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
