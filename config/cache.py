@@ -21,11 +21,12 @@ class _ReusedClient(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        django: Any = self  # the stubs do not list Django's private helpers used here
+        index = django._get_connection_pool_index(write)
         client = self._clients.get(index)
         if client is None:
-            client = self._clients[index] = self._client(
-                connection_pool=self._get_connection_pool(write)
+            client = self._clients[index] = django._client(
+                connection_pool=django._get_connection_pool(write)
             )
         return client
 

@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
-from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.renderers import JSONRenderer
+from rest_framework.utils.encoders import JSONEncoder
 
 _OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_NON_STR_KEYS
 _LINE_SEPARATOR = "\u2028".encode()

@@ -35,15 +35,22 @@ def round_game(rnd: Round) -> yatzy.Game:
 _Columns = list[tuple["Field[Any, Any]", Any, list[Callable[..., Any]]]]
 
 
+def model_column(model: type[Model], name: str | None = None) -> str:
+    """The column of a model's field (its primary key without ``name``), for SQL built
+    from the models."""
+    field = model._meta.pk if name is None else model._meta.get_field(name)
+    column = getattr(field, "column", None)
+    assert isinstance(column, str), (model, name)
+    return column
+
+
 def _columns(model: type[Model], alias: str, db: str, skip: tuple[str, ...] = ()) -> _Columns:
     connection = connections[db]
     columns: _Columns = []
     for field in model._meta.concrete_fields:
         if field.attname not in skip:
             col = field.get_col(alias)
-            converters = connection.ops.get_db_converters(col) + field.get_db_converters(
-                connection
-            )
+            converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
             columns.append((field, col, converters))
     return columns
 
@@ -61,17 +68,18 @@ def _round_read(db: str) -> tuple[str, _Columns, _Columns, _Columns]:
         ("p", Party, _columns(Party, "p", db)),
     )
     select = ", ".join(
-        f"{alias}.{quote(field.column)}" for alias, _model, cols in parts for field, _, _ in cols
+        f"{alias}.{quote(model_column(model, field.name))}"
+        for alias, model, cols in parts
+        for field, _, _ in cols
     )
-    column = {name: quote(Round._meta.get_field(name).column) for name in ("challenge", "party")}
     sql = (
         f"SELECT {select} FROM {quote(Round._meta.db_table)} r"
         f" LEFT JOIN {quote(Challenge._meta.db_table)} c"
-        f" ON c.{quote(Challenge._meta.pk.column)} = r.{column['challenge']}"
+        f" ON c.{quote(model_column(Challenge))} = r.{quote(model_column(Round, 'challenge'))}"
         f" LEFT JOIN {quote(Party._meta.db_table)} p"
-        f" ON p.{quote(Party._meta.pk.column)} = r.{column['party']}"
-        f" WHERE r.{quote(Round._meta.pk.column)} = %s"
-        f" AND r.{quote(Round._meta.get_field('player').column)} = %s"
+        f" ON p.{quote(model_column(Party))} = r.{quote(model_column(Round, 'party'))}"
+        f" WHERE r.{quote(model_column(Round))} = %s"
+        f" AND r.{quote(model_column(Round, 'player'))} = %s"
     )
     return sql, parts[0][2], parts[1][2], parts[2][2]
 

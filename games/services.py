@@ -305,11 +305,12 @@ _ACTION_FIELDS = (
 def _round_store_sql(db: str) -> str:
     quote = connections[db].ops.quote_name
     columns = ", ".join(
-        f"{quote(Round._meta.get_field(name).column)} = %s" for name in _ACTION_FIELDS
+        f"{quote(selectors.model_column(Round, name))} = %s" for name in _ACTION_FIELDS
     )
     return (
         f"UPDATE {quote(Round._meta.db_table)} SET {columns}"
-        f" WHERE {quote(Round._meta.pk.column)} = %s AND {quote('version')} = %s"
+        f" WHERE {quote(selectors.model_column(Round))} = %s"
+        f" AND {quote(selectors.model_column(Round, 'version'))} = %s"
     )
 
 
@@ -321,13 +322,13 @@ def _round_store(rnd: Round, **values: Any) -> bool:
     db = router.db_for_write(Round)
     connection = connections[db]
     params = [
-        Round._meta.get_field(name).get_db_prep_save(values[name], connection)
+        Round._meta.get_field(name).get_db_prep_save(values[name], connection)  # type: ignore[union-attr]
         for name in _ACTION_FIELDS
     ]
     params += [Round._meta.pk.get_db_prep_value(rnd.pk, connection), rnd.version]
     with connection.cursor() as cursor:
         cursor.execute(_round_store_sql(db), params)
-        return cursor.rowcount == 1
+        return bool(cursor.rowcount == 1)
 
 
 def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:
