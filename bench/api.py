@@ -106,8 +106,10 @@ def processes_cpu_s(pids: list[int]) -> dict[int, float]:
     return used
 
 
-def worker_memory(master_pids: list[int]) -> list[tuple[int, int, int]]:
-    """(pid, RSS kB, PSS kB) of every gunicorn worker of these masters (Linux)."""
+def worker_memory(master_pids: list[int]) -> list[tuple[int, int, int, int]]:
+    """(pid, RSS kB, PSS kB, private kB) of every gunicorn worker of these masters
+    (Linux). Private: pages no other process shares, the worker's own growth and the
+    pages it inherited from the master and then wrote to (copy on write)."""
     workers = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -122,7 +124,8 @@ def worker_memory(master_pids: list[int]) -> list[tuple[int, int, int]]:
             for line in rollup.splitlines()[1:]
             if line.endswith("kB")
         }
-        workers.append((int(stat.parent.name), sizes["Rss"], sizes["Pss"]))
+        private = sizes["Private_Clean"] + sizes["Private_Dirty"]
+        workers.append((int(stat.parent.name), sizes["Rss"], sizes["Pss"], private))
     return sorted(workers)
 
 
@@ -357,6 +360,7 @@ def main() -> None:
         help="gunicorn masters (each with --workers) on --port, --port + 1, ...; wrk's "
         "connections are spread over them",
     )
+    parser.add_argument("--closed-only", action="store_true", help="skip the one-connection phases")
     parser.add_argument(
         "--cpus", default=None, help="pin the gunicorn processes to these CPUs (taskset -c)"
     )
@@ -408,11 +412,17 @@ def main() -> None:
         ratios(*closed)
         served = sum(phase.requests for phase in closed) + 6 * args.connections
         print(f"\n  memory per web worker after about {served:,} requests in all (mixed):")
-        for pid, rss, pss in worker_memory(server_pids):
-            print(f"    worker {pid}: RSS {rss / 1024:.0f} MB, PSS {pss / 1024:.0f} MB")
-        single = phases(url, env, connections=1, duration=args.duration, server_pids=server_pids)
-        report("One connection (service time on an otherwise idle server)", single)
-        ratios(*single)
+        for pid, rss, pss, private in worker_memory(server_pids):
+            print(
+                f"    worker {pid}: RSS {rss / 1024:.0f} MB, PSS {pss / 1024:.0f} MB, "
+                f"private {private / 1024:.0f} MB"
+            )
+        if not args.closed_only:
+            single = phases(
+                url, env, connections=1, duration=args.duration, server_pids=server_pids
+            )
+            report("One connection (service time on an otherwise idle server)", single)
+            ratios(*single)
         if args.advice:
             from bench import advice
 
