@@ -619,7 +619,13 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
     return Group(*lines)
 
 
-DOOR_STYLES = {"played": "bold green", "open": "yellow", "missed": "red", "locked": "dim"}
+DOOR_STYLES = {
+    "played": "bold green",
+    "open": "yellow",
+    "missed": "red",
+    "locked": "dim",
+    "empty": "dim",
+}
 
 
 def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
