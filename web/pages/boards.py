@@ -111,7 +111,7 @@ def board_decisions(request: HttpRequest, day: dt.date) -> HttpResponse:
         request,
         lambda season: board_selectors.board_decisions(day=day, season_slug=season),
         title=_("Best decisions of %(date)s") % {"date": presenters.day_text(day)},
-        value_label=_("Points lost"),
+        value_label=_("Points given away"),
         extra=_day_links(day),
     )
 
