@@ -12,11 +12,11 @@ import re
 import pytest
 from rich.console import Console
 
+from accounts.models import User
 from client import render
 from tests.client.test_commands import Terminal
 from tests.leaderboards.conftest import noon, ranked, travel
 from tests.leaderboards.test_decisions_board import analysed
-from accounts.models import User
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

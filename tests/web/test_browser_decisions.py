@@ -65,11 +65,13 @@ def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page)
     expect(chart.locator("circle.point")).to_have_count(2)
     box = chart.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    expect(page.locator(f"[data-decision-day='{day}'] [data-luck]")).to_have_text("−137.06")
+    expect(page.locator(f"[data-decision-day='{day}'] [data-luck]")).to_have_text(
+        "\N{MINUS SIGN}137.06"
+    )
     screenshot(page, "player-decisions")
 
     # Under the finished round: what the decisions cost, what the dice gave.
     page.goto(f"/play/{mine.id}/")
     expect(page.locator("[data-decisions-result]")).to_have_text(
-        "You lost 7.50 points to your decisions; the dice gave you −137.06."
+        "You lost 7.50 points to your decisions; the dice gave you \N{MINUS SIGN}137.06."
     )

@@ -4,7 +4,7 @@ player page, and the sentence under a finished daily round. The rounds are compl
 through the services (``ranked``); their losses are then written as the analysis job
 writes them and the board update they owe is run (``analysed``), so every expected
 value below is worked out by hand from the chosen losses and totals:
-luck = total − 394.5575 + loss."""
+luck = total - 394.5575 + loss. A negative luck shows with a minus sign (U+2212)."""
 
 from __future__ import annotations
 
@@ -72,13 +72,19 @@ def test_the_days_decisions_board_ranks_the_lowest_loss_first_with_two_decimals(
         future = client.get(f"/boards/decisions/{dt.date(2026, 11, 23)}/")
     # 3.004 and 2.9951 are both 3.00 to the hundredth: one rank, the earlier round first;
     # cy's round is not analysed yet, so it is not on this board (it is on the scores').
-    assert rows(board) == [("1", "", "ann", "3.00"), ("1", "", "bo", "3.00"), ("3", " data-me", "ada", "7.50")]
+    assert rows(board) == [
+        ("1", "", "ann", "3.00"),
+        ("1", "", "bo", "3.00"),
+        ("3", " data-me", "ada", "7.50"),
+    ]
     assert "You: rank 3 (7.50)" in board and "3 players" in board
     assert 'data-decisions-state="analysing"' in board  # cy's round is still to come
     assert rows(around) == rows(board)
     assert future.status_code == 404
     # The tabs and the links between the day's two boards, and to the other days.
-    assert re.search(rf'href="/boards/decisions/{DAY}/" aria-current="page" data-tab="decisions"', board)
+    assert re.search(
+        rf'href="/boards/decisions/{DAY}/" aria-current="page" data-tab="decisions"', board
+    )
     assert f'href="/boards/daily/{DAY}/" data-day-board="daily"' in board
     assert f'href="/boards/decisions/{NEXT}/" data-day-link="next"' not in board  # no challenge
     assert re.search(rf'href="/boards/decisions/{DAY}/" data-tab="decisions"', scores)
@@ -103,10 +109,10 @@ def test_the_play_page_says_what_the_decisions_cost_and_what_the_dice_gave(day):
     client = day["client"]
     with travel(REVEALED):
         mine = text(client.get(f"/play/{day['mine'].id}/"))
-    # luck = 250 − 394.5575 + 7.5 = −137.0575
+    # luck = 250 - 394.5575 + 7.5 = -137.0575
     assert (
         '<p class="decisions-result" data-decisions-result="analysed">You lost 7.50 points to'
-        " your decisions; the dice gave you −137.06.</p>"
+        " your decisions; the dice gave you \N{MINUS SIGN}137.06.</p>"
     ) in mine
     cy = day["waiting"].player
     other = Client()
@@ -120,8 +126,10 @@ def test_the_play_page_says_what_the_decisions_cost_and_what_the_dice_gave(day):
     analysed(day["waiting"], 0.0)
     with travel(REVEALED):
         lucky = text(other.get(f"/play/{day['waiting'].id}/"))
-    # 200 − 394.5575 + 0 = −194.5575
-    assert "You lost 0.00 points to your decisions; the dice gave you −194.56." in lucky
+    # 200 - 394.5575 + 0 = -194.5575
+    assert (
+        "You lost 0.00 points to your decisions; the dice gave you \N{MINUS SIGN}194.56." in lucky
+    )
 
 
 def test_an_excluded_round_says_so_to_its_player_and_leaves_every_board(day):
@@ -139,7 +147,7 @@ def test_an_excluded_round_says_so_to_its_player_and_leaves_every_board(day):
 
 
 def test_the_player_page_shows_loss_and_luck_per_analysed_day_and_the_accuracy_chart():
-    me, client = logged_in("ada")
+    me, _ = logged_in("ada")
     analysed(ranked(me, DAY, 250), 7.5)
     analysed(ranked(me, NEXT, 400), 1.25)
     ranked(me, NEXT + dt.timedelta(days=1), 300)  # not revealed yet: no loss
@@ -151,18 +159,23 @@ def test_the_player_page_shows_loss_and_luck_per_analysed_day_and_the_accuracy_c
         page,
         re.S,
     )
-    # Newest first; luck = 400 − 394.5575 + 1.25 = 6.6925 and 250 − 394.5575 + 7.5.
-    assert days == [(str(NEXT), "400", "1.25", "+6.69"), (str(DAY), "250", "7.50", "−137.06")]
+    # Newest first; luck = 400 - 394.5575 + 1.25 = 6.6925 and 250 - 394.5575 + 7.5.
+    assert days == [
+        (str(NEXT), "400", "1.25", "+6.69"),
+        (str(DAY), "250", "7.50", "\N{MINUS SIGN}137.06"),
+    ]
     chart = re.search(r'<svg data-chart="decisions".*?</svg>', page, re.S)
     assert chart
-    losses = re.findall(r'<circle class="point" cx="[\d.]+" cy="([\d.]+)" r="4" data-loss="([\d.]+)"', chart[0])
+    losses = re.findall(
+        r'<circle class="point" cx="[\d.]+" cy="([\d.]+)" r="4" data-loss="([\d.]+)"', chart[0]
+    )
     # Oldest first. The axis: 0 to 8 in steps of 2 (a round step for a top of 7.5); the
-    # plot is 158 units high above the baseline at 186, so 7.5 is at 186 − 158 × 7.5 / 8
-    # = 37.9 and 1.25 at 186 − 158 × 1.25 / 8 = 161.3.
+    # plot is 158 units high above the baseline at 186, so 7.5 is at 186 - 158 * 7.5 / 8
+    # = 37.9 and 1.25 at 186 - 158 * 1.25 / 8 = 161.3.
     assert losses == [("37.9", "7.50"), ("161.3", "1.25")]
     ticks = re.findall(r'<text class="tick"[^>]*text-anchor="end">(\d+)</text>', chart[0])
     assert ticks == ["0", "2", "4", "6", "8"]
-    assert '<dd data-stat="decisions">–</dd>' in page  # the mean needs five days
+    assert '<dd data-stat="decisions">\N{EN DASH}</dd>' in page  # the mean needs five days
 
 
 def test_the_mean_loss_and_its_rank_show_from_five_analysed_days():
