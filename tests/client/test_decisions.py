@@ -14,21 +14,16 @@ from rich.console import Console
 
 from accounts.models import User
 from client import render
-from tests.client.test_commands import Terminal
+from tests.client import test_commands
 from tests.leaderboards.conftest import noon, ranked, travel
 from tests.leaderboards.test_decisions_board import analysed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+ada = test_commands.ada  # the fixture: a registered player on its own machine
+
 DAY = dt.date(2026, 11, 20)
 REVEALED = dt.datetime(2026, 11, 22, 12, tzinfo=dt.UTC)
-
-
-@pytest.fixture
-def ada(tmp_path):
-    terminal = Terminal(tmp_path)
-    assert terminal("register", "ada")[0] == 0
-    return terminal
 
 
 def test_a_days_decisions_lowest_loss_first_with_ties_and_the_players_line(ada):

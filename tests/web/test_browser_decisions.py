@@ -17,16 +17,9 @@ from daily import clock
 from tests.leaderboards.conftest import ranked
 from tests.leaderboards.test_decisions_board import analysed
 from tests.web.conftest import PASSWORD, PHONE, screenshot
+from tests.web.test_browser_finish import log_in
 
 pytestmark = pytest.mark.live
-
-
-def log_in(page, user: User) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/")
 
 
 def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page):
