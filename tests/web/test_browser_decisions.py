@@ -68,3 +68,4 @@ def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page)
     expect(page.locator("[data-decisions-result]")).to_have_text(
         "You lost 7.50 points to your decisions; the dice gave you \N{MINUS SIGN}137.06."
     )
+    screenshot(page, "result-decisions")
