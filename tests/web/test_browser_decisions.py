@@ -65,7 +65,9 @@ def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page)
 
     # Under the finished round: what the decisions cost, what the dice gave.
     page.goto(f"/play/{mine.id}/")
-    expect(page.locator("[data-decisions-result]")).to_have_text(
+    expect(page.locator("[data-decisions-sentence]")).to_have_text(
         "You lost 7.50 points to your decisions; the dice gave you \N{MINUS SIGN}137.06."
     )
     screenshot(page, "result-decisions")
+    page.click("[data-decisions-result] [data-day-board=decisions]")
+    page.wait_for_url(f"**/boards/decisions/{day}/")

@@ -111,9 +111,11 @@ def test_the_play_page_says_what_the_decisions_cost_and_what_the_dice_gave(day):
         mine = text(client.get(f"/play/{day['mine'].id}/"))
     # luck = 250 - 394.5575 + 7.5 = -137.0575
     assert (
-        '<p class="decisions-result" data-decisions-result="analysed">You lost 7.50 points to'
-        " your decisions; the dice gave you \N{MINUS SIGN}137.06.</p>"
+        '<p class="decisions-result" data-decisions-result="analysed"><span data-decisions-'
+        "sentence>You lost 7.50 points to your decisions; the dice gave you \N{MINUS SIGN}137.06."
+        "</span>"
     ) in mine
+    assert f'<a href="/boards/decisions/{DAY}/" data-day-board="decisions">' in mine
     cy = day["waiting"].player
     other = Client()
     other.force_login(cy)
