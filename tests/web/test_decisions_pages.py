@@ -155,6 +155,11 @@ def test_the_player_page_shows_loss_and_luck_per_analysed_day_and_the_accuracy_c
     ranked(me, NEXT + dt.timedelta(days=1), 300)  # not revealed yet: no loss
     with travel(dt.datetime(2026, 11, 22, 18, tzinfo=dt.UTC)):
         page = text(Client().get("/players/ada/"))  # anyone may look
+        board = text(Client().get(f"/boards/decisions/{NEXT}/"))
+    # The day links of a decisions board lead to the other days' decisions.
+    assert f'href="/boards/decisions/{DAY}/" data-day-link="previous"' in board
+    assert f'href="/boards/decisions/{NEXT + dt.timedelta(days=1)}/" data-day-link="next"' in board
+    assert '<tr data-rank="1">' in board  # ada's line, not marked: a visitor has none
     days = re.findall(
         r'<tr data-decision-day="([\d-]+)">.*?<td class="num">(\d+)</td>\s*'
         r'<td class="num" data-loss>([^<]+)</td>\s*<td class="num" data-luck>([^<]+)</td>',
