@@ -124,7 +124,6 @@ def main() -> None:
     print(
         f"machine: {describe()} | PostgreSQL {connection.cursor().connection.info.server_version}"
     )
-    today = clock.today()
     if not args.keep:
         rng = random.Random(args.seed)
         started = time.perf_counter()
@@ -142,13 +141,15 @@ def main() -> None:
     player = User.objects.order_by("id").first()
     assert player is not None
     if not args.keep:
+        today = clock.today()  # after the generation, which may have crossed midnight
         playing, _ = game_services.round_start_daily(player=player, day=today)
         game_services.round_roll(round_id=playing.id, player=player, hold=[], turn=0, roll=0)
         practice, _ = game_services.round_start_daily(player=player, day=dates[-1])
         _play_through(player, practice)
-    rounds_of = Round.objects.filter(player=player, ranked=False) | Round.objects.filter(
-        player=player, challenge__date=today
-    )
+    # The bench player's generated rounds are all ranked and completed, so these two are
+    # the ones played above, whatever the date is now (a run may cross midnight, and
+    # --keep runs on a later day).
+    rounds_of = Round.objects.filter(player=player)
     playing = rounds_of.get(status=Round.Status.IN_PROGRESS)
     practice = rounds_of.get(status=Round.Status.COMPLETED, ranked=False)
     assert practice.challenge is not None

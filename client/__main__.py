@@ -21,6 +21,7 @@ examples:
   yatzy-play play --solo yatzy     # a solo game with hints (? at the prompt)
   yatzy-play play --computer hard  # against the computer, on the same dice
   yatzy-play boards streaks --around-me
+  yatzy-play boards decisions 2026-12-01   # the best decisions of a revealed day
   yatzy-play verify 2026-12-01     # once the day's seed is revealed
 """
 
@@ -99,10 +100,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("boards", "the leaderboards")
     p.add_argument(
-        "board", nargs="?", default="daily", choices=["daily", "best-day", "streaks", "advent"]
+        "board",
+        nargs="?",
+        default="daily",
+        choices=["daily", "decisions", "best-day", "streaks", "advent"],
     )
     p.add_argument(
-        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="the day of the daily board"
+        "day",
+        nargs="?",
+        metavar="DATE",
+        type=commands.date_arg,
+        help="the day of the daily or decisions board (decisions without one: the mean loss)",
+    )
+    p.add_argument(
+        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="the day, as DATE does"
     )
     p.add_argument("--year", type=int, help="the year of the advent board")
     p.add_argument("--page", type=int, help="page number")

@@ -383,9 +383,10 @@ class ApiClient:
         around_me: bool = False,
         season: str | None = None,
     ) -> JSON:
-        """A page of a board (``daily``, ``best-day``, ``streaks`` or ``advent``)."""
-        if kind == "daily":
-            path = f"leaderboards/daily/{day}/"
+        """A page of a board (``daily``, ``decisions``, ``best-day``, ``streaks`` or
+        ``advent``); ``decisions`` without a ``day`` is the mean loss over the days."""
+        if kind == "daily" or (kind == "decisions" and day):
+            path = f"leaderboards/{kind}/{day}/"
         elif kind == "advent":
             path = f"leaderboards/advent/{year}/"
         else:

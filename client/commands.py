@@ -392,8 +392,12 @@ def boards(app: App, args: argparse.Namespace) -> int:
     """A page of one of the boards, or the entries around you."""
     with app.api() as api:
         subtitle = ""
-        day, year = args.date, args.year
-        if args.board == "daily":
+        day, year = args.day or args.date, args.year
+        if args.board == "decisions" and day:
+            subtitle = str(day)
+        elif args.board == "decisions":  # no day: each player's mean loss over the days
+            subtitle = "mean over the days analysed"
+        elif args.board == "daily":
             day = day or api.daily()["date"]
             subtitle = str(day)
         elif args.board == "advent":

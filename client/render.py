@@ -566,16 +566,29 @@ def challenge_summary(challenge: Mapping[str, Any], *, names: Names) -> Text:
 
 BOARD_TITLES = {
     "daily": "Today's dice",
+    "decisions": "Best decisions",
     "best-day": "Best day",
     "streaks": "Most days in a row",
     "advent": "Advent",
 }
 VALUE_TITLES = {
     "daily": "score",
+    "decisions": "points lost",
     "best-day": "best score",
     "streaks": "longest",
     "advent": "sum",
 }
+
+
+def _board_value(kind: str, value: Any) -> str:
+    """A line's value as the board shows it: a loss to the hundredth of a point.
+
+    >>> _board_value("decisions", 3), _board_value("decisions", 12.345), _board_value("daily", 7)
+    ('3.00', '12.35', '7')
+    """
+    if kind == "decisions" and isinstance(value, int | float):
+        return f"{value:.2f}"
+    return str(value)
 
 
 def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> RenderableType:
@@ -596,7 +609,7 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
         row: list[RenderableType] = [
             str(entry.get("rank")),
             Text(str(entry.get("display_name") or entry.get("username"))),
-            str(entry.get("value")),
+            _board_value(kind, entry.get("value")),
         ]
         if kind == "streaks":
             row.append(str(entry.get("current", "")))
@@ -605,9 +618,22 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
     lines: list[RenderableType] = [table]
     if not page.get("results"):
         lines.append(Text("No one on this board yet.", style="dim"))
+    if page.get("analysed") is False:
+        lines.append(
+            Text(
+                "Not every round is analysed yet: a day's decisions are judged once its"
+                " dice are revealed, and its board fills up as the analysis runs.",
+                style="yellow",
+            )
+        )
+    if page.get("min_days"):
+        lines.append(
+            Text(f"The mean over each player's days analysed, from {page['min_days']} days.")
+        )
     footer = Text(f"{page.get('count', 0)} on the board", style="dim")
     if me:
-        footer.append(f" · you: #{me.get('rank')} with {me.get('value')}", style="bold")
+        mine_value = _board_value(kind, me.get("value"))
+        footer.append(f" · you: #{me.get('rank')} with {mine_value}", style="bold")
     expert = page.get("expert")
     if expert:
         footer.append(
@@ -619,7 +645,13 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
     return Group(*lines)
 
 
-DOOR_STYLES = {"played": "bold green", "open": "yellow", "missed": "red", "locked": "dim"}
+DOOR_STYLES = {
+    "played": "bold green",
+    "open": "yellow",
+    "missed": "red",
+    "locked": "dim",
+    "empty": "dim",
+}
 
 
 def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:

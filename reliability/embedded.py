@@ -163,6 +163,17 @@ class EmbeddedStack:
         assert self.process is not None
         return sorted(p for p, command in descendants(self.process.pid).items() if title in command)
 
+    def settled(self, titles: tuple[str, ...], besides: int | None = None) -> dict[str, list[int]]:
+        """The one process of each title (other than ``besides``), once there is exactly
+        one: a worker answers before the other has set its title, and the embedded beat's
+        process carries its worker's title from the fork until it sets its own."""
+
+        def one_each() -> dict[str, list[int]] | None:
+            found = {t: [p for p in self.find(t) if p != besides] for t in titles}
+            return found if all(len(pids) == 1 for pids in found.values()) else None
+
+        return wait_until(one_each, 60, f"one process each of {titles}")
+
     def stop(self) -> tuple[int | None, int]:
         """SIGTERM, as Ctrl-C or make would; SIGKILL to whatever is left after 30 s.
         Returns the supervisor's exit status (None if it had to be killed) and how many
@@ -256,7 +267,7 @@ def run(
         result["start_s"] = round(time.monotonic() - started, 1)
         # From here on (the health checks failed, logged, until the worker was up).
         healthy_from = len(stack.output())
-        before = {title: stack.find(title) for title in (WORKER, TABLES_WORKER, BEAT)}
+        before = stack.settled((WORKER, TABLES_WORKER, BEAT))
         token = register_token(stack.url, "embedded-observer", "observer passphrase 2026")
 
         # Concurrent play for ``seconds``: every request must succeed the first time.
@@ -300,7 +311,7 @@ def run(
         [worker] = before[WORKER]
         killed = time.monotonic()
         os.kill(worker, signal.SIGKILL)
-        wait_until(lambda: [p for p in stack.find(WORKER) if p != worker], 60, "a new worker")
+        stack.settled((WORKER,), besides=worker)
         result["worker_restarted_after_s"] = round(time.monotonic() - killed, 1)
         if "the worker stopped (killed by SIGKILL)" not in stack.output():
             failures.append("the supervisor did not report the killed worker")

@@ -15,10 +15,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -30,12 +34,17 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until(predicate, timeout: float, what: str, interval: float = 0.2) -> None:
+def wait_until(
+    predicate: Callable[[], T | None], timeout: float, what: str, interval: float = 0.2
+) -> T:
+    """``predicate``'s first true value within ``timeout`` seconds (an exception counts as
+    not yet)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(Exception):
-            if predicate():
-                return
+            value = predicate()
+            if value:
+                return value
         time.sleep(interval)
     raise RuntimeError(f"{what} not ready after {timeout:.0f} s")
 

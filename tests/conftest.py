@@ -37,6 +37,20 @@ hypothesis_settings.load_profile("project")
 catalogues.compile_all()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that starts its own embedded stack tests the same thing whichever database
+    the suite runs on: CI runs it once, in the embedded suite, not again beside
+    PostgreSQL and Redis."""
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        return
+    skip = pytest.mark.skip(
+        reason="starts its own embedded stack: runs in the embedded suite (no DATABASE_URL)"
+    )
+    for item in items:
+        if item.get_closest_marker("embedded_stack"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def tables_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Point ``YATZY_TABLES_DIR`` at a fresh directory, so tests never see stale files

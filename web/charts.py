@@ -1,5 +1,6 @@
 """Charts drawn on the server as inline SVG: the geometry of the day's score
-distribution, of a player's score history and of the final score expected through a
+distribution, of a player's score history and of the points their decisions gave
+away each day (the accuracy of their play), and of the final score expected through a
 game (its analysis). Pure functions from numbers to shapes;
 the templates (``web/_chart_*.html``) draw them. No rule of the game is here: the
 values come from the boards' histograms and the players' rounds.
@@ -8,6 +9,7 @@ values come from the boards' histograms and the players' rounds.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -170,6 +172,39 @@ def distribution(
     return chart
 
 
+def _day_axes(
+    chart: Chart,
+    first_day: dt.date,
+    last_day: dt.date,
+    top: float,
+    label: Callable[[dt.date], str],
+) -> Callable[[dt.date, float], tuple[float, float, str, float]]:
+    """The axes of values over days, from 0 to a round ceiling at or above ``top``, the
+    first and last day under them; returns where a ``(day, value)`` point is drawn (a
+    single day in the middle)."""
+    days = max(1, (last_day - first_day).days)
+    step = _nice_step(math.ceil(top), 4)
+    ceiling = max(step, math.ceil(top / step) * step)
+    chart.left = max(LEFT, _label_room([str(ceiling)]))
+    plot_w = chart.right - chart.left
+    plot_h = chart.baseline - TOP
+
+    def at(day: dt.date, value: float) -> tuple[float, float, str, float]:
+        fraction = (day - first_day).days / days if last_day != first_day else 0.5
+        x = chart.left + plot_w * fraction
+        y = chart.baseline - plot_h * value / ceiling
+        return (round(x, 1), round(y, 1), label(day), value)
+
+    chart.y_ticks = [
+        Tick(chart.left - 6, round(chart.baseline - plot_h * v / ceiling + 6, 1), str(v))
+        for v in range(0, ceiling + 1, step)
+    ]
+    chart.x_ticks = [Tick(chart.left, chart.baseline + FONT + 6, label(first_day))]
+    if last_day != first_day:
+        chart.x_ticks.append(Tick(chart.right, chart.baseline + FONT + 6, label(last_day)))
+    return at
+
+
 def history(
     scores: Sequence[tuple[dt.date, int, int | None]],
     label: Callable[[dt.date], str] = dt.date.isoformat,
@@ -188,30 +223,33 @@ def history(
     if not scores:
         return None
     chart = Chart()
-    first_day, last_day = scores[0][0], scores[-1][0]
-    days = max(1, (last_day - first_day).days)
     top = max(max(total, expert or 0) for _, total, expert in scores)
-    step = _nice_step(top, 4)
-    ceiling = max(step, top + (-top) % step)
-    chart.left = max(LEFT, _label_room([str(ceiling)]))
-    plot_w = chart.right - chart.left
-    plot_h = chart.baseline - TOP
-
-    def at(day: dt.date, value: int) -> tuple[float, float, str, float]:
-        fraction = (day - first_day).days / days if len(scores) > 1 else 0.5
-        x = chart.left + plot_w * fraction
-        y = chart.baseline - plot_h * value / ceiling
-        return (round(x, 1), round(y, 1), label(day), value)
-
+    at = _day_axes(chart, scores[0][0], scores[-1][0], top, label)
     chart.points = [at(day, total) for day, total, _ in scores]
     chart.expert = [at(day, expert) for day, _, expert in scores if expert is not None]
-    chart.y_ticks = [
-        Tick(chart.left - 6, round(chart.baseline - plot_h * v / ceiling + 6, 1), str(v))
-        for v in range(0, ceiling + 1, step)
-    ]
-    chart.x_ticks = [Tick(chart.left, chart.baseline + FONT + 6, label(first_day))]
-    if last_day != first_day:
-        chart.x_ticks.append(Tick(chart.right, chart.baseline + FONT + 6, label(last_day)))
+    return chart
+
+
+def decisions(
+    losses: Sequence[tuple[dt.date, float]],
+    label: Callable[[dt.date], str] = dt.date.isoformat,
+) -> Chart | None:
+    """A line through the points a player's decisions gave away each analysed day
+    (``(day, loss)``, oldest first), from 0 (perfect play) up; ``None`` without any.
+    The closer to the axis, the more accurate the play.
+
+    >>> chart = decisions([(dt.date(2026, 12, 1), 12.5), (dt.date(2026, 12, 2), 0.0)])
+    >>> [(label, value) for _, _, label, value in chart.points]
+    [('2026-12-01', 12.5), ('2026-12-02', 0.0)]
+    >>> chart.points[1][1] == chart.baseline, [tick.label for tick in chart.y_ticks]
+    (True, ['0', '5', '10', '15'])
+    """
+    if not losses:
+        return None
+    chart = Chart()
+    top = max(loss for _, loss in losses)
+    at = _day_axes(chart, losses[0][0], losses[-1][0], max(top, 1.0), label)
+    chart.points = [at(day, loss) for day, loss in losses]
     return chart
 
 

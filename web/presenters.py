@@ -506,15 +506,22 @@ def board_links(view: BoardView, url: str) -> dict[str, str | None]:
     }
 
 
-def record_charts(record: dict[str, Any]) -> dict[str, charts.Chart | None]:
+def record_charts(record: dict[str, Any]) -> dict[str, Any]:
     """A player page's charts (``record``: ``leaderboards.selectors.player_record``):
-    the score history with the expert's line, and how the player's scores are spread."""
+    the score history with the expert's line, how the player's scores are spread, and
+    the points their decisions gave away on each analysed day (``decision_days``, the
+    same days newest first, with the luck of each)."""
+    analysed = [line for line in record["history"] if line["loss"] is not None]
     return {
         "history_chart": charts.history(
             [(line["date"], line["total"], line["expert"]) for line in record["history"]],
             label=day_text,
         ),
         "scores_chart": charts.distribution(record["scores"], None, bins=20),
+        "decisions_chart": charts.decisions(
+            [(line["date"], line["loss"]) for line in analysed], label=day_text
+        ),
+        "decision_days": analysed[::-1],
     }
 
 

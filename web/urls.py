@@ -26,6 +26,7 @@ urlpatterns = [
     path("f/<str:code>/play/", friends.friend_play, name="friend-play"),
     path("f/<str:code>/revoke/", friends.friend_revoke, name="friend-revoke"),
     path("boards/daily/<isodate:day>/", boards.board_daily, name="board-daily"),
+    path("boards/decisions/<isodate:day>/", boards.board_decisions, name="board-decisions"),
     path("boards/best-day/", boards.board_best_day, name="board-best-day"),
     path("boards/streaks/", boards.board_streaks, name="board-streaks"),
     path("boards/advent/<year:year>/", boards.board_advent, name="board-advent"),

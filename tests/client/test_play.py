@@ -12,6 +12,7 @@ import yatzy
 from client.api import ApiClient
 from client.play import Invalid, Look, PlaySession, Roll, Score, Toggle, parse_command
 from client.storage import Journal
+from tests.client.states import round_state
 
 SEED = bytes(range(32))
 
@@ -25,28 +26,7 @@ class FakeServer:
         self.interfere = {}
 
     def state(self):
-        game = self.game
-        return {
-            "id": "r1",
-            "mode": "solo",
-            "ruleset": "yatzy",
-            "rules": game.ruleset.options,
-            "status": "completed" if game.is_over else "in_progress",
-            "turn": game.turn,
-            "turns": 15,
-            "roll": game.rolls_used,
-            "rolls_left": game.rolls_left,
-            "dice": list(game.dice),
-            "scorecard": game.scorecard,
-            "options": game.options(),
-            "upper_total": game.upper_total,
-            "bonus": game.bonus,
-            "extra_bonus": game.extra_bonus,
-            "total": game.total,
-            "actions": game.actions,
-            "commitment": yatzy.commitment(SEED),
-            "seed": SEED.hex() if game.is_over else None,
-        }
+        return round_state(self.game, "yatzy", SEED)
 
     def __call__(self, request):
         path = request.url.path.removeprefix("/api/v1/rounds/r1/")

@@ -7,32 +7,19 @@ from rich.text import Text
 
 import yatzy
 from client import render
+from tests.client.states import round_state
+
+SEED = bytes(range(32))
 
 
 def state_of(ruleset):
     rs = yatzy.get_ruleset(ruleset)
-    game = yatzy.Game(rs, bytes(range(32)))
+    game = yatzy.Game(rs, SEED)
     for box in rs.categories[:5]:
         game.roll()
         game.score(box)
     game.roll()
-    return {
-        "id": "r1",
-        "mode": "solo",
-        "ruleset": ruleset,
-        "rules": rs.options,
-        "status": "in_progress",
-        "turn": game.turn,
-        "turns": len(rs.categories),
-        "roll": game.rolls_used,
-        "rolls_left": game.rolls_left,
-        "dice": list(game.dice),
-        "scorecard": game.scorecard,
-        "options": game.options(),
-        "upper_total": game.upper_total,
-        "bonus": game.bonus,
-        "total": game.total,
-    }
+    return round_state(game, ruleset, SEED)
 
 
 def screen(state, width, height, messages=()):

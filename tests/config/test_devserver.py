@@ -30,6 +30,7 @@ from tests.live.conftest import ROOT, free_port, wait_for
 
 pytestmark = [
     pytest.mark.live,
+    pytest.mark.embedded_stack,
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
 ]
 
@@ -280,19 +281,28 @@ def _find(run: MakeRun, title: str) -> list[int]:
     return [pid for pid, command in _descendants(run.make.pid).items() if title in command]
 
 
+def _one(run: MakeRun, title: str, besides: int | None = None) -> list[int] | None:
+    """The one process titled ``title`` (other than ``besides``), or None while there
+    is none or more than one."""
+    found = [pid for pid in _find(run, title) if pid != besides]
+    return found if len(found) == 1 else None
+
+
 @pytest.mark.parametrize(
     ("child", "title"), [("worker", "celeryd: celery@"), ("tables worker", "celeryd: tables@")]
 )
 def test_a_killed_worker_is_started_again_while_the_web_server_serves(make_run, child, title):
     make_run.wait_until_healthy()
-    [old] = _find(make_run, title)
-    beats = _find(make_run, "celery beat")
-    assert len(beats) == 1, make_run.processes
+    # A worker is healthy before the other one has set its title, and the embedded beat's
+    # process carries its worker's title from the fork until it sets its own: wait until
+    # each title names exactly one process.
+    [old] = wait_for(lambda: _one(make_run, title), timeout=60)
+    beats = wait_for(lambda: _one(make_run, "celery beat"), timeout=60)
     os.kill(old, signal.SIGKILL)
     wait_for(lambda: f"the {child} stopped (killed by SIGKILL)" in make_run.output(), timeout=20)
     # The web server answers all the while.
     assert httpx.get(f"{make_run.url}/").status_code == 200
-    new = wait_for(lambda: [pid for pid in _find(make_run, title) if pid != old], timeout=60)
+    new = wait_for(lambda: _one(make_run, title, besides=old), timeout=60)
     assert len(new) == 1 and f"started the {child} again" in make_run.output()
     if child == "worker":
         # Jobs run again: the heartbeat, which only this worker runs, is fresh after the

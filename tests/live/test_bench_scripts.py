@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from accounts.services import user_token_create
 from bench.api import ME, PLAIN, wrk
 from daily import clock
 from games import services
@@ -36,7 +37,8 @@ def test_the_bench_scripts_get_only_successes(live_stack_factory, tmp_path):
     lines = []
     for _ in range(2):
         player, _ = make_player()
-        lines.append(f"{player.auth_token.key} {_round_at_its_last_turn(player).id}\n")
+        token = user_token_create(user=player)
+        lines.append(f"{token} {_round_at_its_last_turn(player).id}\n")
     players.write_text("".join(lines))
     env = {**os.environ, "BENCH_PLAYERS": str(players), "BENCH_DAY": clock.today().isoformat()}
 

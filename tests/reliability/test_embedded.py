@@ -39,6 +39,7 @@ def test_the_log_scan_flags_crashes_and_exceptions_only(line, trouble):
 
 
 @pytest.mark.live
+@pytest.mark.embedded_stack
 def test_a_short_embedded_phase_passes_with_a_worker_killed(tables_dir, yatzy_table, yahtzee_table):
     result = embedded.run(
         dict(os.environ),

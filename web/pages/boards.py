@@ -1,5 +1,5 @@
-"""The boards (today's dice, best day, streaks, advent, each season's), the advent
-calendar and a player's page."""
+"""The boards (today's dice, a day's best decisions, best day, streaks, advent, each
+season's), the advent calendar and a player's page."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ def _board_page(
         "season": season,
         "seasons": board_selectors.season_list(),
         "streaks": board.kind == boards.STREAK,
+        "decisions": board.kind == boards.DECISIONS,
         **(extra(season) if extra else {}),
     }
     if board.kind == boards.DAILY:
@@ -72,22 +73,46 @@ def _board_page(
     return render(request, "web/board.html", context)
 
 
-@page_errors
-def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
-    today = clock.today()
+def _day_links(day: dt.date) -> Callable[[str | None], dict[str, Any]]:
+    """What a day's boards (its scores, its decisions) show beside the board: the day,
+    the days before and after it that have a board, and whether its dice are revealed
+    (its decisions are judged from then on)."""
 
     def days(season: str | None) -> dict[str, Any]:
         previous_day, next_day = board_selectors.board_days(day=day, season_slug=season)
-        return {"day": day, "previous_day": previous_day, "next_day": next_day}
+        return {
+            "day": day,
+            "previous_day": previous_day,
+            "next_day": next_day,
+            "revealed": clock.is_revealed(day),
+        }
 
+    return days
+
+
+@page_errors
+def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
     return _board_page(
         request,
         lambda season: board_selectors.board_daily(day=day, season_slug=season),
         title=_("Today's dice")
-        if day == today
+        if day == clock.today()
         else _("The dice of %(date)s") % {"date": presenters.day_text(day)},
         value_label=_("Score"),
-        extra=days,
+        extra=_day_links(day),
+    )
+
+
+@page_errors
+def board_decisions(request: HttpRequest, day: dt.date) -> HttpResponse:
+    """A day's best decisions (SPEC §12): each analysed ranked round's loss, lowest
+    first, once the day is revealed."""
+    return _board_page(
+        request,
+        lambda season: board_selectors.board_decisions(day=day, season_slug=season),
+        title=_("Best decisions of %(date)s") % {"date": presenters.day_text(day)},
+        value_label=_("Points given away"),
+        extra=_day_links(day),
     )
 
 

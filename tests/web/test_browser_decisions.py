@@ -1,0 +1,73 @@
+"""A revealed day's decisions in a real browser (headless Chromium, SPEC §12): the "best
+decisions" tab between the day's two boards, the accuracy chart on the player page at
+a phone's width, and the sentence under the finished daily round. The rounds are
+completed through the services and their losses written as the analysis job writes
+them (``analysed``); the days lie in the past, so the live server's own clock has
+revealed them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.models import User
+from daily import clock
+from tests.leaderboards.conftest import ranked
+from tests.leaderboards.test_decisions_board import analysed
+from tests.web.conftest import PASSWORD, PHONE, screenshot
+from tests.web.test_browser_finish import log_in
+
+pytestmark = pytest.mark.live
+
+
+def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page):
+    day = clock.today() - dt.timedelta(days=3)
+    ada = User.objects.create_user(username="ada", password=PASSWORD)
+    bo = User.objects.create_user(username="bo", password=PASSWORD)
+    analysed(ranked(bo, day, 300, 0), 3.004)
+    mine = ranked(ada, day, 250, 1)
+    analysed(mine, 7.5)
+    analysed(ranked(ada, day - dt.timedelta(days=1), 400), 1.25)
+    page = open_page(PHONE)
+    log_in(page, ada)
+
+    # The day's score board, then its best decisions through the tab.
+    page.goto(f"/boards/daily/{day}/")
+    page.click("[data-tab=decisions]")
+    page.wait_for_url(f"**/boards/decisions/{day}/")
+    expect(page.locator("[data-tab=decisions]")).to_have_attribute("aria-current", "page")
+    expect(page.locator("[data-decisions-state]")).to_have_attribute(
+        "data-decisions-state", "analysed"
+    )
+    rows = page.locator("table.board tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("bo")
+    expect(rows.nth(0).locator("td.num")).to_have_text("3.00")
+    expect(rows.nth(1).locator("td.num")).to_have_text("7.50")
+    expect(rows.nth(1)).to_have_attribute("data-me", "")
+    screenshot(page, "decisions-board")
+    page.click("[data-day-board=daily]")
+    page.wait_for_url(f"**/boards/daily/{day}/")
+
+    # The player page: loss and luck of each analysed day, and the chart inside the screen.
+    page.goto("/players/ada/")
+    chart = page.locator("svg[data-chart=decisions]")
+    expect(chart).to_be_visible()
+    expect(chart.locator("circle.point")).to_have_count(2)
+    box = chart.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    expect(page.locator(f"[data-decision-day='{day}'] [data-luck]")).to_have_text(
+        "\N{MINUS SIGN}137.06"
+    )
+    screenshot(page, "player-decisions")
+
+    # Under the finished round: what the decisions cost, what the dice gave.
+    page.goto(f"/play/{mine.id}/")
+    expect(page.locator("[data-decisions-sentence]")).to_have_text(
+        "You lost 7.50 points to your decisions; the dice gave you \N{MINUS SIGN}137.06."
+    )
+    screenshot(page, "result-decisions")
+    page.click("[data-decisions-result] [data-day-board=decisions]")
+    page.wait_for_url(f"**/boards/decisions/{day}/")
