@@ -1,13 +1,19 @@
 """The authenticated player of a request, typed as one, the player's language, and the
 API's tokens: ``Authorization: Token <key>``, each key stored only as its SHA-512 digest
-(django-rest-knox), found by one indexed query."""
+(django-rest-knox), found by one indexed query, or by its digest in the shared cache
+for ``AUTH_TOKEN_CACHE_SECONDS`` after that (see :class:`TokenAuthentication`)."""
 
 from __future__ import annotations
 
+import logging
 from hmac import compare_digest
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +28,14 @@ from rest_framework.request import Request
 
 from accounts.models import User
 from config.i18n import language_activate_for_player
+
+logger = logging.getLogger(__name__)
+
+# What an invalidated token's cache entry holds instead of the token: "ask the
+# database", for longer than any request that read the token before the change can run
+# (gunicorn kills a worker after 30 s), so such a request cannot put it back.
+_STALE = "stale"
+_STALE_MARGIN_SECONDS = 120
 
 
 def player_of(request: Any) -> User:
@@ -40,6 +54,15 @@ def player_language_activate(request: HttpRequest, user: AbstractBaseUser | Anon
         language_activate_for_player(request, user.language)
 
 
+def _token_cache_key(digest: str) -> str:
+    return f"auth:token:{digest}"
+
+
+def _token_cache_seconds() -> int:
+    seconds: int = settings.AUTH_TOKEN_CACHE_SECONDS
+    return seconds
+
+
 class TokenAuthentication(knox_auth.TokenAuthentication):
     """``Authorization: Token <key>`` against knox's hashed tokens; ``request.auth`` is
     the ``AuthToken`` in use (log-out deletes that one). The player it finds is answered
@@ -50,7 +73,18 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     characters) with the player joined; the digest is compared in constant time. Knox's
     own look-up also reads all of the player's other tokens on every request, to
     delete expired ones: these tokens have no expiry (``REST_KNOX["TOKEN_TTL"]`` is
-    ``None``), so there is nothing to clean."""
+    ``None``), so there is nothing to clean.
+
+    With ``AUTH_TOKEN_CACHE_SECONDS`` (on where the cache is shared by every web
+    process: Redis), a token found in the database is kept, with its player, in the
+    cache under its digest for that long, and the next requests take it from there:
+    one cache read instead of a query. Deleting a token (log-out, a log-in beyond the
+    limit, the player deleted) or saving its player (profile, password, deactivation)
+    replaces the entries of the player's tokens by a marker that sends the look-up to
+    the database (:func:`token_cache_invalidate`), so a logged-out token is refused by
+    the next request in every process. Entries are only ever added where none is, so a
+    request that read the token before the change cannot put it back. A cache that
+    does not answer sends the look-up to the database."""
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         found = super().authenticate(request)
@@ -60,16 +94,61 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
         key = token.decode("utf-8", "replace")
+        digest = hash_token(key)
+        seconds = _token_cache_seconds()
+        cached: Any = None
+        if seconds:
+            try:
+                cached = cache.get(_token_cache_key(digest))
+            except Exception as exc:
+                logger.warning("token cache unavailable (%s)", type(exc).__name__)
+                cached = _STALE
+            if isinstance(cached, AuthToken) and cached.expiry is None:
+                user, found = self.validate_user(cached)
+                return user, found
         candidates = AuthToken.objects.filter(
             token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]
         ).select_related("user")
-        digest = hash_token(key)
         for auth_token in candidates:
             expired = auth_token.expiry is not None and auth_token.expiry < timezone.now()
             if not expired and compare_digest(digest, auth_token.digest):
                 user, found = self.validate_user(auth_token)
+                if seconds and cached is None:
+                    try:
+                        cache.add(_token_cache_key(digest), auth_token, seconds)
+                    except Exception as exc:
+                        logger.warning("token cache unavailable (%s)", type(exc).__name__)
                 return user, found
         raise AuthenticationFailed(_("Invalid token."))
+
+
+def token_cache_invalidate(digests: list[str]) -> None:
+    """Send the next look-up of these tokens to the database (see
+    :class:`TokenAuthentication`). A cache that does not answer is logged: its entries
+    end within ``AUTH_TOKEN_CACHE_SECONDS`` anyway."""
+    seconds = _token_cache_seconds()
+    if not seconds or not digests:
+        return
+    try:
+        cache.set_many(
+            dict.fromkeys(map(_token_cache_key, digests), _STALE),
+            seconds + _STALE_MARGIN_SECONDS,
+        )
+    except Exception as exc:
+        logger.error("token cache not invalidated (%s)", type(exc).__name__)
+
+
+@receiver(post_delete, sender=AuthToken)
+def _token_deleted(sender: Any, instance: AuthToken, **kwargs: Any) -> None:
+    token_cache_invalidate([instance.digest])
+
+
+@receiver(post_save, sender=User)
+def _player_saved(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
+    if not created and _token_cache_seconds():
+        token_cache_invalidate(
+            list(AuthToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True))
+        )
 
 
 class TokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]

@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ class Phase:
     answers: dict[str, int]
     wrk_cpu_s: float
     server_cpu_s: float | None
+    pg_cpu_s: float | None = None
 
     @property
     def rate(self) -> float:
@@ -90,6 +91,55 @@ def process_tree_cpu_s(pid: int) -> float:
         if int(child[1]) == pid:
             total += int(child[11]) + int(child[12])
     return total / tick
+
+
+def processes_cpu_s(pids: list[int]) -> dict[int, float]:
+    """CPU seconds used so far by each of the given processes (Linux; gone ones left out)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
+def worker_memory(master_pids: list[int]) -> list[tuple[int, int, int, int]]:
+    """(pid, RSS kB, PSS kB, private kB) of every gunicorn worker of these masters
+    (Linux). Private: pages no other process shares, the worker's own growth and the
+    pages it inherited from the master and then wrote to (copy on write)."""
+    workers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            if parent not in master_pids:
+                continue
+            rollup = (stat.parent / "smaps_rollup").read_text()
+        except (OSError, ValueError):
+            continue
+        sizes = {
+            line.split(":")[0]: int(line.split()[1])
+            for line in rollup.splitlines()[1:]
+            if line.endswith("kB")
+        }
+        private = sizes["Private_Clean"] + sizes["Private_Dirty"]
+        workers.append((int(stat.parent.name), sizes["Rss"], sizes["Pss"], private))
+    return sorted(workers)
+
+
+def postgres_backends() -> list[int]:
+    """The pids of the PostgreSQL backends serving this database other than ours: the
+    web workers' connections (the server runs on this machine)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [pid for (pid,) in cursor.fetchall()]
 
 
 def setup_players(count: int, day: dt.date) -> tuple[list[tuple[str, str]], str]:
@@ -125,12 +175,19 @@ def wrk(
     duration: int,
     env: dict[str, str],
     *,
-    server_pid: int | None = None,
+    server_pids: list[int] | None = None,
 ) -> Phase:
     """Run wrk with one connection per thread; its Lua ``done()`` prints the figures.
-    With ``server_pid``, also the CPU time the server's process tree spent meanwhile."""
+    With ``server_pids``, also the CPU time the servers' process trees spent meanwhile,
+    and that of the PostgreSQL backends serving them (those connected at the end;
+    PostgreSQL's own background processes and other databases are not counted)."""
     wrk_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    server_cpu = process_tree_cpu_s(server_pid) if server_pid else None
+
+    def server_cpu_now() -> float:
+        return sum(process_tree_cpu_s(pid) for pid in server_pids or [])
+
+    server_cpu = server_cpu_now() if server_pids else None
+    pg_cpu = processes_cpu_s(postgres_backends()) if server_pids else {}
     result = subprocess.run(
         [
             "wrk",
@@ -147,9 +204,15 @@ def wrk(
         text=True,
         check=True,
     )
-    server_cpu_s = None
-    if server_pid and server_cpu is not None:
-        server_cpu_s = process_tree_cpu_s(server_pid) - server_cpu
+    server_cpu_s = pg_cpu_s = None
+    if server_pids and server_cpu is not None:
+        server_cpu_s = server_cpu_now() - server_cpu
+        # A backend opened during the phase counts from its start; one closed during it
+        # (CONN_MAX_AGE) is missing from the figure.
+        pg_cpu_s = sum(
+            used - pg_cpu.get(pid, 0.0)
+            for pid, used in processes_cpu_s(postgres_backends()).items()
+        )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     wrk_cpu_s = after.ru_utime + after.ru_stime - wrk_cpu.ru_utime - wrk_cpu.ru_stime
     for line in result.stdout.splitlines():
@@ -169,23 +232,26 @@ def wrk(
         answers=figures["answers"],
         wrk_cpu_s=wrk_cpu_s,
         server_cpu_s=server_cpu_s,
+        pg_cpu_s=pg_cpu_s,
     )
 
 
 def report(title: str, phases: list[Phase]) -> None:
     """One line per phase. CPU columns: milliseconds of CPU per request, spent by the
-    web server's processes (PostgreSQL not included) and by wrk."""
+    web server's processes, by the PostgreSQL backends serving them, and by wrk."""
     print(f"\n{title}")
     print(
         f"  {'phase':<28} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'web CPU':>8} {'wrk CPU':>8}  errors"
+        f"{'web CPU':>8} {'PG CPU':>8} {'wrk CPU':>8}  errors"
     )
     for phase in phases:
         answers = ", ".join(f"{key} {n}" for key, n in sorted(phase.answers.items()))
         web = (phase.server_cpu_s or float("nan")) * 1000 / phase.requests
+        pg = (phase.pg_cpu_s if phase.pg_cpu_s is not None else float("nan")) * 1000
+        load = phase.wrk_cpu_s * 1000 / phase.requests
         print(
             f"  {phase.name:<28} {phase.rate:>7.0f} {phase.p50_ms:>8.1f} {phase.p99_ms:>8.1f} "
-            f"{web:>8.2f} {phase.wrk_cpu_s * 1000 / phase.requests:>8.2f}"
+            f"{web:>8.2f} {pg / phase.requests:>8.2f} {load:>8.2f}"
             f"  {phase.errors or 0}" + (f"  ({answers})" if answers else "")
         )
 
@@ -207,11 +273,11 @@ def ratios(plain: Phase, drf: Phase, play: Phase) -> None:
 
 
 def phases(
-    url: str, env: dict[str, str], *, connections: int, duration: int, server_pid: int
+    url: str, env: dict[str, str], *, connections: int, duration: int, server_pids: list[int]
 ) -> list[Phase]:
     """The three phases in order, each for the same duration and connection count."""
     return [
-        wrk(name, url + path, script, connections, duration, env, server_pid=server_pid)
+        wrk(name, url + path, script, connections, duration, env, server_pids=server_pids)
         for name, path, script in (
             ("plain Django JSON view", PLAIN, "get.lua"),
             ("DRF GET accounts/me/", ME, "get.lua"),
@@ -221,7 +287,23 @@ def phases(
 
 
 @contextmanager
-def gunicorn(port: int, workers: int | None) -> Iterator[tuple[str, int]]:
+def gunicorns(
+    port: int, workers: int | None, *, processes: int = 1, cpus: str | None = None
+) -> Iterator[tuple[str, list[int]]]:
+    """``processes`` gunicorn masters on ``port``, ``port + 1``, …, each with its own
+    workers (as two web machines' processes would be, on one host), pinned to ``cpus``
+    (``taskset -c``) when given; yields the first one's URL and the masters' pids."""
+    with ExitStack() as stack:
+        servers = [
+            stack.enter_context(gunicorn(port + i, workers, cpus=cpus)) for i in range(processes)
+        ]
+        yield servers[0][0], [pid for _url, pid in servers]
+
+
+@contextmanager
+def gunicorn(
+    port: int, workers: int | None, *, cpus: str | None = None
+) -> Iterator[tuple[str, int]]:
     """gunicorn as deployed (DEBUG off) with the benchmark route on; yields its URL and
     the master's pid."""
     env = {
@@ -239,8 +321,9 @@ def gunicorn(port: int, workers: int | None) -> Iterator[tuple[str, int]]:
     if workers:
         env["WEB_CONCURRENCY"] = str(workers)
     gunicorn_bin = str(Path(sys.executable).parent / "gunicorn")
+    pin = ["taskset", "-c", cpus] if cpus else []
     server = subprocess.Popen(
-        [gunicorn_bin, "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"],
+        [*pin, gunicorn_bin, "-c", "deploy/gunicorn.conf.py", "config.wsgi:application"],
         cwd=ROOT,
         env=env,
     )
@@ -271,6 +354,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="gunicorn masters (each with --workers) on --port, --port + 1, ...; wrk's "
+        "connections are spread over them",
+    )
+    parser.add_argument("--closed-only", action="store_true", help="skip the one-connection phases")
+    parser.add_argument(
+        "--cpus", default=None, help="pin the gunicorn processes to these CPUs (taskset -c)"
+    )
+    parser.add_argument(
         "--advice",
         type=int,
         default=4,
@@ -292,14 +386,17 @@ def main() -> None:
     day = clock.today()
     players, pg_version = setup_players(args.connections, day)
     wrk_version = subprocess.run(["wrk", "--version"], capture_output=True, text=True).stdout
-    server = gunicorn(args.port, args.workers)
-    with tempfile.TemporaryDirectory() as scratch, server as (url, server_pid):
+    server = gunicorns(args.port, args.workers, processes=args.processes, cpus=args.cpus)
+    with tempfile.TemporaryDirectory() as scratch, server as (url, server_pids):
         players_file = Path(scratch) / "players.txt"
         players_file.write_text("".join(f"{token} {round_id}\n" for token, round_id in players))
         env = {**os.environ, "BENCH_PLAYERS": str(players_file), "BENCH_DAY": day.isoformat()}
+        if args.processes > 1:
+            env["BENCH_PORTS"] = ",".join(str(args.port + i) for i in range(args.processes))
         print(f"Machine: {describe()}")
         print(
-            f"PostgreSQL {pg_version}; gunicorn sync workers: "
+            f"PostgreSQL {pg_version}; gunicorn processes: {args.processes}"
+            f"{f' pinned to CPUs {args.cpus}' if args.cpus else ''}, sync workers each: "
             f"{args.workers or 'default (2 x cores + 1)'}; "
             f"{wrk_version.split(' Copyright')[0].strip()}; {args.duration} s per phase"
         )
@@ -309,17 +406,27 @@ def main() -> None:
         for path in (PLAIN, ME):
             wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
         closed = phases(
-            url, env, connections=args.connections, duration=args.duration, server_pid=server_pid
+            url, env, connections=args.connections, duration=args.duration, server_pids=server_pids
         )
         report(f"Closed loop, {args.connections} connections (capacity)", closed)
         ratios(*closed)
-        single = phases(url, env, connections=1, duration=args.duration, server_pid=server_pid)
-        report("One connection (service time on an otherwise idle server)", single)
-        ratios(*single)
+        served = sum(phase.requests for phase in closed) + 6 * args.connections
+        print(f"\n  memory per web worker after about {served:,} requests in all (mixed):")
+        for pid, rss, pss, private in worker_memory(server_pids):
+            print(
+                f"    worker {pid}: RSS {rss / 1024:.0f} MB, PSS {pss / 1024:.0f} MB, "
+                f"private {private / 1024:.0f} MB"
+            )
+        if not args.closed_only:
+            single = phases(
+                url, env, connections=1, duration=args.duration, server_pids=server_pids
+            )
+            report("One connection (service time on an otherwise idle server)", single)
+            ratios(*single)
         if args.advice:
             from bench import advice
 
-            advice.report(advice.run(url, players[0][0], server_pid, games=args.advice))
+            advice.report(advice.run(url, players[0][0], server_pids[0], games=args.advice))
         print(f"\nLoad average after: {os.getloadavg()[0]:.2f} (1 min, the bench's own load in it)")
 
 

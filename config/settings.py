@@ -125,7 +125,8 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, with its client reused (config/cache.py).
+            "BACKEND": "config.cache.Cache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
@@ -282,6 +283,11 @@ LOGOUT_REDIRECT_URL = "web:home"
 # keeps one for months); a player holds at most accounts.services.TOKENS_PER_PLAYER,
 # the oldest log-in ending when a new one would pass it.
 REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": False}
+# A token found in the database is kept, with its player, in the cache for this many
+# seconds, so the next requests skip the query (accounts/auth.py); log-out and profile
+# changes invalidate it at once. Only where the cache is shared by every web process
+# (Redis): a process's local memory would not see another process's log-out. 0: off.
+AUTH_TOKEN_CACHE_SECONDS = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30 if REDIS_URL else 0)
 
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).
@@ -292,7 +298,7 @@ REST_FRAMEWORK = {
     # JSON in, JSON out: no form or multipart bodies, no browsable HTML API (the
     # interactive docs are Swagger UI at /api/docs/).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["config.renderers.OrjsonRenderer"],
     # No OPTIONS metadata (405 like any method the schema does not list): the schema at
     # /api/schema/ describes every operation.
     "DEFAULT_METADATA_CLASS": None,

@@ -27,9 +27,15 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 def when_ready(server: object) -> None:
     """Before the workers fork (the app is preloaded): load the strategy machinery once
     in the master, so every worker shares it instead of loading its own ~90 MB."""
+    import gc
+
     from games.tables import tables_warm
 
     tables_warm()
+    # Everything the master holds now is shared with the workers it forks. A worker's
+    # full garbage collection writes to every object it scans, copying those pages into
+    # the worker (about 40 MB each); frozen objects are never scanned (docs/benchmarks.md).
+    gc.freeze()
 
 
 def post_worker_init(worker: object) -> None:

@@ -4,10 +4,13 @@ the hint and the analysis of a round, and the player's list of games."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db import connections, router
+from django.db.models import Field, Model, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 import yatzy
@@ -27,14 +30,92 @@ def round_game(rnd: Round) -> yatzy.Game:
     return yatzy.Game.from_snapshot(rnd.snapshot)
 
 
+# (field, its column expression, the converters of its values) per column of one model
+# in a SELECT.
+_Columns = list[tuple["Field[Any, Any]", Any, list[Callable[..., Any]]]]
+
+
+def model_column(model: type[Model], name: str | None = None) -> str:
+    """The column of a model's field (its primary key without ``name``), for SQL built
+    from the models."""
+    field = model._meta.pk if name is None else model._meta.get_field(name)
+    column = getattr(field, "column", None)
+    assert isinstance(column, str), (model, name)
+    return column
+
+
+def _columns(model: type[Model], alias: str, db: str, skip: tuple[str, ...] = ()) -> _Columns:
+    connection = connections[db]
+    columns: _Columns = []
+    for field in model._meta.concrete_fields:
+        if field.attname not in skip:
+            col = field.get_col(alias)
+            converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+            columns.append((field, col, converters))
+    return columns
+
+
+@cache
+def _round_read(db: str) -> tuple[str, _Columns, _Columns, _Columns]:
+    """The round read of every action, hint and detail: the round (without its action
+    log, which the snapshot also holds) with its challenge and party, by id and player,
+    in one statement. Built once per database from the models, as the ORM would write
+    it, so each request skips the ORM's query compilation (a third of a roll's CPU)."""
+    quote = connections[db].ops.quote_name
+    parts = (
+        ("r", Round, _columns(Round, "r", db, skip=("actions",))),
+        ("c", Challenge, _columns(Challenge, "c", db)),
+        ("p", Party, _columns(Party, "p", db)),
+    )
+    select = ", ".join(
+        f"{alias}.{quote(model_column(model, field.name))}"
+        for alias, model, cols in parts
+        for field, _, _ in cols
+    )
+    sql = (
+        f"SELECT {select} FROM {quote(Round._meta.db_table)} r"
+        f" LEFT JOIN {quote(Challenge._meta.db_table)} c"
+        f" ON c.{quote(model_column(Challenge))} = r.{quote(model_column(Round, 'challenge'))}"
+        f" LEFT JOIN {quote(Party._meta.db_table)} p"
+        f" ON p.{quote(model_column(Party))} = r.{quote(model_column(Round, 'party'))}"
+        f" WHERE r.{quote(model_column(Round))} = %s"
+        f" AND r.{quote(model_column(Round, 'player'))} = %s"
+    )
+    return sql, parts[0][2], parts[1][2], parts[2][2]
+
+
+def _instance(model: type[Model], db: str, columns: _Columns, values: list[Any]) -> Any:
+    connection = connections[db]
+    converted = []
+    for (_field, col, converters), value in zip(columns, values, strict=True):
+        for converter in converters:
+            value = converter(value, col, connection)
+        converted.append(value)
+    return model.from_db(db, [field.attname for field, _, _ in columns], converted)
+
+
 def round_get_for_player(*, round_id: UUID, player: User) -> Round:
-    """The player's round; another player's round is indistinguishable from none (404)."""
-    # The action log is also in the snapshot, so the hot path does not load it.
-    rounds = Round.objects.select_related("challenge", "party").defer("actions")
-    try:
-        return rounds.get(pk=round_id, player=player)
-    except Round.DoesNotExist:
-        raise NotFoundError(_("No such round."), code="round_not_found") from None
+    """The player's round, with its challenge and party; another player's round is
+    indistinguishable from none (404)."""
+    db = router.db_for_read(Round)
+    sql, round_cols, challenge_cols, party_cols = _round_read(db)
+    connection = connections[db]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [Round._meta.pk.get_db_prep_value(round_id, connection), player.pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFoundError(_("No such round."), code="round_not_found")
+    row = list(row)
+    split = (len(round_cols), len(round_cols) + len(challenge_cols))
+    rnd: Round = _instance(Round, db, round_cols, row[: split[0]])
+    challenge_row, party_row = row[split[0] : split[1]], row[split[1] :]
+    rnd.challenge = (
+        _instance(Challenge, db, challenge_cols, challenge_row)
+        if rnd.challenge_id is not None
+        else None
+    )
+    rnd.party = _instance(Party, db, party_cols, party_row) if rnd.party_id is not None else None
+    return rnd
 
 
 def rounds_counting() -> QuerySet[Round]:

@@ -18,10 +18,11 @@ import logging
 import secrets
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from functools import cache
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -258,7 +259,8 @@ def _round_act(
     owes_boards = game.is_over and rnd.ranked
     try:
         with transaction.atomic() if owes_boards or party else nullcontext():
-            stored = Round.objects.filter(pk=rnd.pk, version=rnd.version).update(
+            stored = _round_store(
+                rnd,
                 actions=game.actions,
                 snapshot=game.snapshot(),
                 opponent=rnd.opponent,
@@ -273,7 +275,7 @@ def _round_act(
             if stored and party is not None and not _party_advance(party, rnd, scored=scores):
                 raise _PartyMoved
     except _PartyMoved:
-        stored = 0
+        stored = False
     if not stored:
         # Another request on this round (or party) stored its action between our read
         # and write.
@@ -284,6 +286,49 @@ def _round_act(
     rnd.version += 1
     rnd.updated_at = now
     return rnd, game
+
+
+# What an action stores: every column it can change, in this order.
+_ACTION_FIELDS = (
+    "actions",
+    "snapshot",
+    "opponent",
+    "status",
+    "total",
+    "completed_at",
+    "updated_at",
+    "version",
+)
+
+
+@cache
+def _round_store_sql(db: str) -> str:
+    quote = connections[db].ops.quote_name
+    columns = ", ".join(
+        f"{quote(selectors.model_column(Round, name))} = %s" for name in _ACTION_FIELDS
+    )
+    return (
+        f"UPDATE {quote(Round._meta.db_table)} SET {columns}"
+        f" WHERE {quote(selectors.model_column(Round))} = %s"
+        f" AND {quote(selectors.model_column(Round, 'version'))} = %s"
+    )
+
+
+def _round_store(rnd: Round, **values: Any) -> bool:
+    """``UPDATE … WHERE id = <round> AND version = <the version read>``: the action's
+    one write, true when it stored (no other request stored first). The statement is
+    the ORM's ``filter(pk=…, version=…).update(…)``, written once per database instead
+    of compiled on every action; values go through the fields as the ORM sends them."""
+    db = router.db_for_write(Round)
+    connection = connections[db]
+    params = [
+        Round._meta.get_field(name).get_db_prep_save(values[name], connection)  # type: ignore[union-attr]
+        for name in _ACTION_FIELDS
+    ]
+    params += [Round._meta.pk.get_db_prep_value(rnd.pk, connection), rnd.version]
+    with connection.cursor() as cursor:
+        cursor.execute(_round_store_sql(db), params)
+        return bool(cursor.rowcount == 1)
 
 
 def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:

@@ -6,9 +6,12 @@
 -- connection a response() belongs to).
 --
 --   BENCH_PLAYERS  file with one "token round_id" line per player; thread i plays line i
+--   BENCH_PORTS    optional "8765,8766": thread i talks to the i-th port in turn (several
+--                  server processes on one host; wrk's URL names the first)
 
 local players = {}
 local threads = {}
+local addrs = {}
 
 function setup(thread)
   if #players == 0 then
@@ -16,8 +19,14 @@ function setup(thread)
       local token, round_id = line:match("^(%S+)%s+(%S+)$")
       players[#players + 1] = { token = token, round_id = round_id }
     end
+    for port in (os.getenv("BENCH_PORTS") or ""):gmatch("%d+") do
+      addrs[#addrs + 1] = wrk.lookup("127.0.0.1", port)[1]
+    end
   end
   local index = #threads + 1
+  if #addrs > 0 then
+    thread.addr = addrs[(index - 1) % #addrs + 1]
+  end
   local player = players[(index - 1) % #players + 1]
   thread:set("token", player.token)
   thread:set("round_id", player.round_id)
