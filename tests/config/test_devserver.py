@@ -253,12 +253,13 @@ def test_a_worker_that_keeps_failing_is_restarted_with_a_growing_delay(supervise
 def test_the_end_of_the_web_server_ends_the_run_and_stops_the_worker(supervised):
     run = supervised("import time; time.sleep(600)")
     wait_for(lambda: httpx.get(run.url).status_code == 200 if _answers(run.url) else None)
-    workers = [
-        pid for pid, command in _descendants(run.process.pid).items() if "sleep(600)" in command
-    ]
-    web = [
-        pid for pid, command in _descendants(run.process.pid).items() if "http.server" in command
-    ]
+
+    def running(marker: str) -> list[int]:
+        return [p for p, command in _descendants(run.process.pid).items() if marker in command]
+
+    # The supervisor starts the worker once the web server listens, so it may come later.
+    workers = wait_for(lambda: running("sleep(600)"))
+    web = running("http.server")
     assert len(workers) == 1 and len(web) == 1
     os.kill(web[0], signal.SIGKILL)
     assert run.process.wait(timeout=20) == 128 + signal.SIGKILL
