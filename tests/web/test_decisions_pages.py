@@ -97,6 +97,9 @@ def test_the_board_says_when_the_day_is_analysed_and_before_its_reveal_that_it_o
     with travel(noon(DAY, 30)):
         hidden = text(client.get(f"/boards/decisions/{DAY}/"))
     assert 'data-decisions-state="hidden"' in hidden
+    # On the day itself the heading names the day once (its title has the date).
+    heading = re.search(r"<h1>(.*?)</h1>", hidden, re.S)
+    assert heading is not None and heading.group(1).count("Nov. 20, 2026") == 1, heading
     assert "This board opens once the day's dice are revealed" in hidden
     analysed(day["waiting"], 40.0)
     with travel(REVEALED):
