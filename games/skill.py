@@ -189,6 +189,10 @@ def _chunk_rounds(chunk: AnalysisChunk) -> QuerySet[Round]:
     return rounds.select_related("challenge").order_by("id")
 
 
+class _TakenOver(Exception):
+    """Another worker claimed the chunk while this one analysed a round of it."""
+
+
 def chunk_run(chunk: AnalysisChunk) -> bool:
     """Analyse the rounds of a chunk this worker has claimed, beating on the chunk after
     each, and mark it done. Stops early, leaving the chunk to the next claim, if the
@@ -202,7 +206,16 @@ def chunk_run(chunk: AnalysisChunk) -> bool:
         return False
     for rnd in _chunk_rounds(chunk):
         try:
-            stored = round_skill_store(rnd=rnd)
+            # The chunk's count moves with the store, in one transaction: a worker killed
+            # between two commits would leave a round analysed but never counted, and a
+            # chunk taken over meanwhile leaves the round to its new owner.
+            with transaction.atomic():
+                stored = round_skill_store(rnd=rnd)
+                if not mine.update(analysed=F("analysed") + int(stored), updated_at=_now()):
+                    raise _TakenOver
+        except _TakenOver:
+            logger.warning("analysis chunk %s was taken over by another worker", chunk.pk)
+            return False
         except tables.TableBuilding:  # the file went missing under us
             mine.update(status=AnalysisChunk.Status.QUEUED, updated_at=_now())
             return False
@@ -215,9 +228,6 @@ def chunk_run(chunk: AnalysisChunk) -> bool:
             if not mine.update(failed=F("failed") + 1, updated_at=_now()):
                 return False
             continue
-        if not mine.update(analysed=F("analysed") + int(stored), updated_at=_now()):
-            logger.warning("analysis chunk %s was taken over by another worker", chunk.pk)
-            return False
     return bool(mine.update(status=AnalysisChunk.Status.DONE, updated_at=_now()))
 
 
