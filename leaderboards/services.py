@@ -21,53 +21,82 @@ from django.utils import timezone
 
 from games.selectors import rounds_counting
 from leaderboards import boards, sql
-from leaderboards.boards import SeasonSpan
+from leaderboards.boards import Line, SeasonSpan
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
 
 logger = logging.getLogger(__name__)
 
 # A board update still owed this long after its round completed had its job lost.
 CATCH_UP_AFTER = dt.timedelta(seconds=30)
+# Owed board updates run in one transaction at most (bench.leaderboards: the per-round
+# cost of a backlog falls with the batch, as the commit and the statements are shared).
+BOARD_BATCH_ROUNDS = 32
 
 
 def board_update_pending(*, round_id: UUID, exist_ok: bool = False) -> None:
     """Record, in the transaction that completes a ranked round, that its board update
     is owed; the update clears it (see :class:`PendingBoardUpdate`). ``exist_ok`` (a
     round's analysis stored): an update already owed stays owed once, since the one
-    update recomputes every line of the round (``ON CONFLICT DO NOTHING``)."""
+    update recomputes every line of the round. Its row is written again all the same
+    (``ON CONFLICT DO UPDATE``): should an update be running with the row claimed, this
+    waits for it to commit and then owes a new one, which reads the loss stored here."""
     owed = PendingBoardUpdate(round_id=round_id)
     if exist_ok:
-        PendingBoardUpdate.objects.bulk_create([owed], ignore_conflicts=True)
+        PendingBoardUpdate.objects.bulk_create(
+            [owed], update_conflicts=True, unique_fields=["round"], update_fields=["created_at"]
+        )
     else:
         owed.save(force_insert=True)
 
 
-def board_record_round(*, round_id: str) -> None:
-    """Bring every board a completed ranked round touches up to date for its player."""
-    target = sql.round_target(round_id)
-    if target is not None:
-        player_id, day, seasons = target
-        _player_refresh(player_id=player_id, day=day, seasons=seasons)
-    # After the update has committed: a crash in between leaves the row, and the
-    # catch-up runs the (idempotent) update again.
-    sql.pending_clear(round_id)
+def board_record_round(*, round_id: str) -> int:
+    """The job of a completed ranked round: bring every board it touches up to date for
+    its player, and in the same transaction up to ``BOARD_BATCH_ROUNDS - 1`` other owed
+    updates, oldest first. One commit (one WAL flush) serves them all, which is what a
+    backlog needs: when rounds complete faster than updates run, the batches grow. An
+    update already run (its owed row is gone) or being run by another worker (its row
+    is claimed) is not run again; that other worker's commit brings it. Returns how
+    many rounds were brought up to date."""
+    if not sql.pending_owed(round_id):  # the common case in a backlog: one read, no lock
+        return 0
+    with transaction.atomic():
+        taken = sql.pending_take(round_id=round_id, limit=BOARD_BATCH_ROUNDS)
+        _rounds_refresh(taken)
+    return len(taken)
 
 
 def boards_catch_up(*, older_than: dt.timedelta = CATCH_UP_AFTER, limit: int = 1000) -> int:
     """Run the board updates still owed for rounds completed more than ``older_than``
     ago: their jobs were lost (the broker was down when they were sent, or lost them).
-    At most ``limit`` per call, oldest first; returns how many ran."""
-    due = (
-        PendingBoardUpdate.objects.filter(created_at__lt=timezone.now() - older_than)
-        .order_by("created_at")
-        .values_list("round_id", flat=True)[:limit]
-    )
-    round_ids = [str(round_id) for round_id in due]
-    for round_id in round_ids:
-        board_record_round(round_id=round_id)
-    if round_ids:
-        logger.warning("caught up on %d board updates whose jobs were lost", len(round_ids))
-    return len(round_ids)
+    At most ``limit`` per call, oldest first, ``BOARD_BATCH_ROUNDS`` per transaction;
+    returns how many ran."""
+    done = 0
+    while done < limit:
+        with transaction.atomic():
+            taken = sql.pending_take(
+                round_id=None,
+                before=timezone.now() - older_than,
+                limit=min(BOARD_BATCH_ROUNDS, limit - done),
+            )
+            _rounds_refresh(taken)
+        if not taken:
+            break
+        done += len(taken)
+    if done:
+        logger.warning("caught up on %d board updates whose jobs were lost", done)
+    return done
+
+
+def _rounds_refresh(round_ids: list[str]) -> None:
+    """The owed updates of these rounds (taken by :func:`sql.pending_take`), in the
+    caller's transaction: every line their players hold on the boards the rounds' days
+    touch."""
+    if not round_ids:
+        return
+    days: dict[int, dict[dt.date, list[SeasonSpan]]] = {}
+    for player_id, day, seasons in sql.round_targets(round_ids).values():
+        days.setdefault(player_id, {})[day] = seasons
+    _players_refresh(days)
 
 
 def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
@@ -78,33 +107,56 @@ def board_player_refresh(*, player_id: int, day: dt.date) -> list[str]:
         SeasonSpan(s.id, s.start_date, s.end_date)
         for s in Season.objects.filter(start_date__lte=day, end_date__gte=day)
     ]
-    return _player_refresh(player_id=player_id, day=day, seasons=seasons)
-
-
-def _player_refresh(*, player_id: int, day: dt.date, seasons: list[SeasonSpan]) -> list[str]:
-    keys = sorted(boards.lines_for_day([], day=day, seasons=seasons))
     with transaction.atomic():
-        sql.lock_for_refresh(player_id, keys)
-        played, existing = sql.player_state(player_id, keys)
-        lines = boards.lines_for_day(played, day=day, seasons=seasons)
-        changed = sorted(key for key in keys if lines.get(key) != existing.get(key))
-        if not changed:
-            return []
-        deltas: Counter[tuple[str, int]] = Counter()
-        for key in changed:
+        changed = _players_refresh({player_id: {day: seasons}})
+    return sorted(board for _, board in changed)
+
+
+def _players_refresh(
+    days: dict[int, dict[dt.date, list[SeasonSpan]]],
+) -> list[tuple[int, str]]:
+    """For each player, the lines on every board their ranked rounds of the given days
+    can change, recomputed from all their ranked rounds, in statements shared by all of
+    them (locks, state, upsert, histogram). In the caller's transaction; returns the
+    ``(player, board)`` lines that changed."""
+    if not days:
+        return []
+    keys = {
+        player_id: sorted(
+            {
+                key
+                for day, seasons in dates.items()
+                for key in boards.lines_for_day([], day=day, seasons=seasons)
+            }
+        )
+        for player_id, dates in days.items()
+    }
+    players = sorted(days)
+    every_key = sorted({key for player_keys in keys.values() for key in player_keys})
+    sql.lock_for_refresh(players, every_key)
+    state = sql.players_state(players, every_key)
+    changed: dict[tuple[int, str], Line | None] = {}
+    deltas: Counter[tuple[str, int]] = Counter()
+    for player_id in players:
+        played, existing = state[player_id]
+        lines: dict[str, Line | None] = {}
+        for day, seasons in days[player_id].items():
+            lines.update(boards.lines_for_day(played, day=day, seasons=seasons))
+        for key in keys[player_id]:
             old, new = existing.get(key), lines.get(key)
+            if old == new:
+                continue
+            changed[player_id, key] = new
             if old is not None:
                 deltas[key, old.value] -= 1
             if new is not None:
                 deltas[key, new.value] += 1
-        sql.lines_upsert(
-            player_id, {key: line for key in changed if (line := lines.get(key)) is not None}
-        )
-        removed = [key for key in changed if lines.get(key) is None]
-        if removed:  # only after a round was deleted (games.services.round_delete)
-            BoardEntry.objects.filter(player_id=player_id, board__in=removed).delete()
-        sql.histogram_apply(deltas)
-    return changed
+    sql.lines_upsert({line: new for line, new in changed.items() if new is not None})
+    for player_id, key in changed:
+        if changed[player_id, key] is None:  # only after a round was deleted (round_delete)
+            BoardEntry.objects.filter(player_id=player_id, board=key).delete()
+    sql.histogram_apply(deltas)
+    return sorted(changed)
 
 
 def player_boards_remove(*, player_id: int) -> list[str]:
@@ -114,7 +166,7 @@ def player_boards_remove(*, player_id: int) -> list[str]:
         keys = sorted(
             BoardEntry.objects.filter(player_id=player_id).values_list("board", flat=True)
         )
-        sql.lock_for_refresh(player_id, keys)
+        sql.lock_for_refresh([player_id], keys)
         entries = list(BoardEntry.objects.filter(player_id=player_id).values_list("board", "value"))
         BoardEntry.objects.filter(player_id=player_id).delete()
         sql.histogram_apply(Counter({(board, value): -1 for board, value in entries}))

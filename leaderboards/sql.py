@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Field
+from django.utils import timezone
 
 from daily.models import Challenge
 from games.models import Round
@@ -170,59 +171,62 @@ _DATE = Challenge._meta.get_field("date")
 _ROUND_ID = Round._meta.get_field("id")
 _AT = BoardEntry._meta.get_field("achieved_at")
 _LAST_DATE = BoardEntry._meta.get_field("streak_last_date")
+_CREATED = PendingBoardUpdate._meta.get_field("created_at")
 
 
-def round_target(round_id: str) -> tuple[int, dt.date, list[SeasonSpan]] | None:
-    """The player and date of a ranked daily round and the seasons containing that date,
-    in one statement; ``None`` for any other round."""
+def round_targets(round_ids: Sequence[str]) -> dict[str, tuple[int, dt.date, list[SeasonSpan]]]:
+    """The player and date of each ranked daily round and the seasons containing that
+    date, in one statement; other rounds are left out."""
     rows = _fetch(
-        f"SELECT r.player_id, c.date, s.id, s.start_date, s.end_date FROM {ROUND} r "
+        f"SELECT r.id, r.player_id, c.date, s.id, s.start_date, s.end_date FROM {ROUND} r "
         f"JOIN {CHALLENGE} c ON c.id = r.challenge_id "
         f"LEFT JOIN {SEASON} s ON s.start_date <= c.date AND c.date <= s.end_date "
-        "WHERE r.id = %s AND r.ranked = %s",
-        [_ROUND_ID.get_db_prep_value(round_id, connection), True],
-        (None, _DATE, None, _DATE, _DATE),
+        f"WHERE r.id IN ({_placeholders(round_ids)}) AND r.ranked = %s",
+        [*(_ROUND_ID.get_db_prep_value(round_id, connection) for round_id in round_ids), True],
+        (_ROUND_ID, None, _DATE, None, _DATE, _DATE),
     )
-    if not rows:
-        return None
-    player_id, day = rows[0][:2]
-    return player_id, day, [SeasonSpan(*row[2:]) for row in rows if row[2] is not None]
+    targets: dict[str, tuple[int, dt.date, list[SeasonSpan]]] = {}
+    for round_id, player_id, day, *season in rows:
+        target = targets.setdefault(str(round_id), (player_id, day, []))
+        if season[0] is not None:
+            target[2].append(SeasonSpan(*season))
+    return targets
 
 
-def player_state(player_id: int, keys: Sequence[str]) -> tuple[list[Played], dict[str, Line]]:
-    """In one statement: the player's completed ranked rounds that count and their
+def players_state(
+    player_ids: Sequence[int], keys: Sequence[str]
+) -> dict[int, tuple[list[Played], dict[str, Line]]]:
+    """In one statement: each player's completed ranked rounds that count and their
     current lines on the boards ``keys``. Read after the locks are held."""
+    players = _placeholders(player_ids)
     rows = _fetch(
-        f"SELECT 'round', NULL, c.date, r.total, r.completed_at, NULL, NULL, {_LOSS_E4} "
+        f"SELECT r.player_id, NULL, c.date, r.total, r.completed_at, NULL, NULL, {_LOSS_E4} "
         f"FROM {ROUND} r JOIN {CHALLENGE} c ON c.id = r.challenge_id "
-        f"WHERE r.player_id = %s AND {_COUNTS} "
-        "UNION ALL SELECT 'entry', e.board, NULL, e.value, e.achieved_at,"
+        f"WHERE r.player_id IN ({players}) AND {_COUNTS} "
+        "UNION ALL SELECT e.player_id, e.board, NULL, e.value, e.achieved_at,"
         f" e.streak_last_date, e.streak_last_run, NULL FROM {ENTRY} e "
-        f"WHERE e.player_id = %s AND e.board IN ({', '.join(['%s'] * len(keys))})",
-        [player_id, True, Round.Status.COMPLETED, player_id, *keys],
+        f"WHERE e.player_id IN ({players}) AND e.board IN ({_placeholders(keys)})",
+        [*player_ids, True, Round.Status.COMPLETED, *player_ids, *keys],
         (None, None, _DATE, None, _AT, _LAST_DATE, None, None),
     )
-    played = [
-        Played(day=d, total=v, completed_at=at, loss_e4=e4)
-        for k, _, d, v, at, _, _, e4 in rows
-        if k == "round"
-    ]
-    lines = {
-        board: Line(value=v, achieved_at=at, streak_last_date=last, streak_last_run=run)
-        for k, board, _, v, at, last, run, _ in rows
-        if k == "entry"
-    }
-    return played, lines
+    state: dict[int, tuple[list[Played], dict[str, Line]]] = {p: ([], {}) for p in player_ids}
+    for player_id, board, d, v, at, last, run, e4 in rows:
+        played, lines = state[player_id]
+        if board is None:
+            played.append(Played(day=d, total=v, completed_at=at, loss_e4=e4))
+        else:
+            lines[board] = Line(value=v, achieved_at=at, streak_last_date=last, streak_last_run=run)
+    return state
 
 
-def lines_upsert(player_id: int, lines: dict[str, Line]) -> None:
-    """Insert or replace the player's entries on the given boards in one statement."""
+def lines_upsert(lines: dict[tuple[int, str], Line]) -> None:
+    """Insert or replace the entries ``(player, board)`` in one statement."""
     if not lines:
         return
     rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(lines))
     params = [
         x
-        for board, line in sorted(lines.items())
+        for (player_id, board), line in sorted(lines.items())
         for x in (
             board,
             player_id,
@@ -257,12 +261,46 @@ def daily_mismatched_players(board: str, day: dt.date) -> list[int]:
         return [row[0] for row in cursor.fetchall()]
 
 
-def pending_clear(round_id: str) -> None:
-    """The round's board update has run (one raw statement: this is the hot path)."""
-    _execute(
-        f"DELETE FROM {PENDING} WHERE round_id = %s",
+def pending_owed(round_id: str) -> bool:
+    """Whether the round's board update is owed (a row another transaction is taking
+    still counts: until it commits, its update may not have happened)."""
+    rows = _fetch(
+        f"SELECT 1 FROM {PENDING} WHERE round_id = %s",
         [_ROUND_ID.get_db_prep_value(round_id, connection)],
+        (None,),
     )
+    return bool(rows)
+
+
+def pending_take(
+    *, round_id: str | None, limit: int, before: dt.datetime | None = None
+) -> list[str]:
+    """Take owed board updates for this transaction to run, in one statement: the owed
+    row of ``round_id`` and, only if it is still owed, up to ``limit - 1`` more of the
+    oldest (created before ``before``); ``round_id=None``: the ``limit`` oldest. The
+    rows are deleted, so they come back if the transaction does not commit, and until
+    it ends another transaction skips them (PostgreSQL's ``SKIP LOCKED``: this one is
+    running them; SQLite's writers are serialised already)."""
+    lock = " FOR UPDATE SKIP LOCKED" if connection.vendor == "postgresql" else ""
+    at = _CREATED.get_db_prep_value(before or timezone.now(), connection)
+    oldest = f"SELECT round_id FROM {PENDING} WHERE created_at < %s"
+    if round_id is None:
+        statement = (
+            f"DELETE FROM {PENDING} WHERE round_id IN ({oldest} ORDER BY created_at LIMIT %s{lock})"
+        )
+        params = [at, limit]
+    else:
+        statement = (
+            f"WITH own AS (SELECT round_id FROM {PENDING} WHERE round_id = %s{lock}), "
+            f"others AS ({oldest} AND round_id <> %s AND EXISTS (SELECT 1 FROM own)"
+            f" ORDER BY created_at LIMIT %s{lock}) "
+            f"DELETE FROM {PENDING} WHERE round_id IN"
+            " (SELECT round_id FROM own UNION ALL SELECT round_id FROM others)"
+        )
+        own = _ROUND_ID.get_db_prep_value(round_id, connection)
+        params = [own, at, own, limit - 1]
+    rows = _fetch(f"{statement} RETURNING round_id", params, (_ROUND_ID,))
+    return [str(taken) for (taken,) in rows]
 
 
 def tables_vacuum() -> None:
@@ -286,18 +324,20 @@ def lock_boards(keys: Iterable[str], *, exclusive: bool) -> None:
         _execute(f"SELECT {_BOARD_LOCKS[exclusive]}", [ids])
 
 
-def lock_for_refresh(player_id: int, keys: Iterable[str]) -> None:
-    """Locks for one player's incremental update, in one round trip: the player's own
-    advisory lock (a duplicate delivery waits for the first; unlike a row lock it writes
+def lock_for_refresh(player_ids: Iterable[int], keys: Iterable[str]) -> None:
+    """Locks for players' incremental update, in one round trip: the players' own
+    advisory locks (a duplicate delivery waits for the first; unlike a row lock it writes
     nothing, so an update that changes nothing writes nothing), then shared locks on the
-    boards (:func:`lock_boards`). The commit stays durable: with it asynchronous (tried),
-    a database crash lost board updates whose jobs had already been acknowledged, to be
-    restored only at day close or by the nightly reconcile; durability costs ~0.35 ms."""
+    boards (:func:`lock_boards`), each kind in one fixed order, all of them before any
+    work, so two updates of several players never deadlock. The commit stays durable:
+    with it asynchronous (tried), a database crash lost board updates whose jobs had
+    already been acknowledged, to be restored only at day close or by the nightly
+    reconcile; durability costs ~0.35 ms."""
     if connection.vendor != "postgresql":
         return
     _execute(
-        f"SELECT pg_advisory_xact_lock(%s), {_BOARD_LOCKS[False]}",
-        [_lock_id(f"player:{player_id}"), _lock_ids(keys)],
+        f"SELECT {_LOCKS}, {_BOARD_LOCKS[False]}",
+        [_lock_ids(f"player:{player_id}" for player_id in player_ids), _lock_ids(keys)],
     )
 
 
@@ -309,6 +349,7 @@ _BOARD_LOCKS = {
         (False, "pg_advisory_xact_lock_shared"),
     )
 }
+_LOCKS = _BOARD_LOCKS[True]  # exclusive, one per id: the players' locks
 
 
 def _lock_ids(keys: Iterable[str]) -> list[int]:
@@ -319,6 +360,10 @@ def _lock_ids(keys: Iterable[str]) -> list[int]:
 def _lock_id(key: str) -> int:
     digest = hashlib.blake2b(f"leaderboards:{key}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+def _placeholders(values: Sequence[Any]) -> str:
+    return ", ".join(["%s"] * len(values))
 
 
 def _execute(sql: str, params: Sequence[Any]) -> None:

@@ -5,7 +5,8 @@ same by the incremental update and by the SQL rebuild.
 The rounds are completed through the services (``ranked``); their losses are then
 written as the analysis job writes them (``loss``, ``luck``, ``analysed_at``), with
 values chosen on the rounding edges, which no real round can be steered to. The board
-update each stored loss owes is the job the analysis sends (``board_record_round``)."""
+update each stored loss owes (``board_update_pending``) is the job the analysis sends
+(``board_record_round``)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def analysed(rnd: Round, loss: float) -> None:
     Round.objects.filter(pk=rnd.pk).update(
         loss=loss, luck=rnd.total - 394.5575 + loss, analysed_at=timezone.now()
     )
+    services.board_update_pending(round_id=rnd.pk, exist_ok=True)
     services.board_record_round(round_id=str(rnd.pk))
 
 

@@ -7,6 +7,7 @@ from threading import Barrier
 import pytest
 import time_machine
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.services import user_token_create
@@ -424,3 +425,45 @@ def test_a_ranked_round_completes_only_together_with_the_board_update_it_owes():
     assert (rnd.status, rnd.total) == ("completed", 321)
     assert BoardEntry.objects.get(board=f"daily:{DAY}").value == 321
     assert not PendingBoardUpdate.objects.exists()
+
+
+def test_one_job_runs_a_backlog_of_owed_updates_and_the_later_jobs_find_them_done(monkeypatch):
+    # Five rounds completed while the broker was down; their jobs then arrive in the
+    # order sent. The first runs its own update and the two oldest others in one
+    # transaction (a batch of 3 here), their own jobs then find nothing owed.
+    monkeypatch.setattr(services, "BOARD_BATCH_ROUNDS", 3)
+    rounds = [
+        ranked(make_player(f"b{i}")[0], DAY, 200 + i, minute=i, record=False) for i in range(5)
+    ]
+    statements = []
+    with travel(noon(DAY, 10)):
+        done = []
+        for rnd in rounds:
+            with CaptureQueriesContext(connection) as queries:
+                done.append(services.board_record_round(round_id=str(rnd.id)))
+            statements.append(len(queries))
+    assert done == [3, 0, 0, 2, 0]
+    # A batch's statements are shared by its rounds: three rounds cost what two cost.
+    assert statements[0] == statements[3] > statements[1]
+    assert not PendingBoardUpdate.objects.exists()
+    assert daily_ranks(DAY) == {f"b{i}": 5 - i for i in range(5)}
+    built = snapshot()
+    services.boards_reconcile()
+    assert snapshot() == built
+
+
+def test_a_batch_of_one_player_s_two_owed_days_brings_both_days_lines(monkeypatch):
+    user, _ = make_player("twice")
+    first = ranked(user, DAY, 210, record=False)
+    ranked(user, DAY + dt.timedelta(days=1), 260, record=False)
+    with travel(noon(DAY + dt.timedelta(days=1), 30)):
+        assert services.board_record_round(round_id=str(first.id)) == 2
+    lines = dict(BoardEntry.objects.filter(player=user).values_list("board", "value"))
+    next_day = DAY + dt.timedelta(days=1)
+    assert lines == {
+        f"daily:{DAY}": 210,
+        f"daily:{next_day}": 260,
+        "best": 260,
+        "streak": 2,
+        "advent:2026": 470,
+    }

@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from daily.models import Challenge
 from games import services as game_services
-from leaderboards import sql
+from games.models import Round
+from leaderboards import services, sql
+from leaderboards.models import BoardEntry, PendingBoardUpdate
 from tests.factories import make_player
 from tests.leaderboards.conftest import ranked, travel, waiting_on_me
 from tests.live.conftest import wait_for
@@ -44,7 +46,7 @@ def test_day_close_waits_for_a_board_update_in_flight_on_the_days_board():
     with travel(AFTER_GRACE), ThreadPoolExecutor(max_workers=1) as pool:
         with transaction.atomic():
             # What a player's incremental update holds while it writes that board.
-            sql.lock_for_refresh(user.pk, [f"daily:{DAY}"])
+            sql.lock_for_refresh([user.pk], [f"daily:{DAY}"])
             closing = day_close_in_thread(pool)
             wait_for(waiting_on_me, timeout=10, interval=0.05)
         assert closing.result(timeout=30) is True
@@ -62,3 +64,52 @@ def test_a_second_day_close_waits_for_the_first_and_then_does_nothing():
             challenge.closed_at = timezone.now()  # …and closes the day.
             challenge.save(update_fields=["closed_at"])
         assert second.result(timeout=30) is False
+
+
+def in_thread(pool: ThreadPoolExecutor, job):
+    def run():
+        try:
+            return job()
+        finally:
+            connection.close()
+
+    return pool.submit(run)
+
+
+def test_a_job_whose_update_another_batch_has_taken_leaves_it_to_that_batch():
+    user, _ = make_player()
+    rnd = ranked(user, DAY, 200, record=False)
+    with ThreadPoolExecutor(max_workers=1) as pool, transaction.atomic():
+        # A batch running the round's update holds its owed row.
+        assert sql.pending_take(round_id=str(rnd.pk), limit=1) == [str(rnd.pk)]
+        # The round's own job does not wait for the batch holding its row: it is done.
+        job = in_thread(pool, lambda: services.board_record_round(round_id=str(rnd.pk)))
+        assert job.result(timeout=10) == 0
+        transaction.set_rollback(True)  # the batch fails
+    # The round's update is owed again, for the catch-up.
+    assert PendingBoardUpdate.objects.filter(round_id=rnd.pk).exists()
+
+
+def test_an_analysis_stored_while_a_batch_runs_its_round_owes_a_new_update():
+    # A batch has read the player's rounds and holds the round's owed row; the analysis
+    # then stores the loss. Its owed row must outlive the batch's clearing of the old
+    # one, else the loss would reach no board until the nightly reconcile.
+    user, _ = make_player()
+    rnd = ranked(user, DAY, 200, record=False)
+
+    def analysis_stored() -> None:
+        with transaction.atomic():
+            Round.objects.filter(pk=rnd.pk).update(
+                loss=1.5, luck=rnd.total - 394.5575 + 1.5, analysed_at=timezone.now()
+            )
+            services.board_update_pending(round_id=rnd.pk, exist_ok=True)
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        with transaction.atomic():
+            assert sql.pending_take(round_id=str(rnd.pk), limit=1) == [str(rnd.pk)]
+            storing = in_thread(pool, analysis_stored)
+            wait_for(waiting_on_me, timeout=10, interval=0.05)
+        storing.result(timeout=30)
+    assert PendingBoardUpdate.objects.filter(round_id=rnd.pk).exists()
+    assert services.board_record_round(round_id=str(rnd.pk)) == 1
+    assert BoardEntry.objects.get(player=user, board=f"decisions:{DAY}").value == -150
