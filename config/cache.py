@@ -32,8 +32,41 @@ class _ReusedClient(RedisCacheClient):
 
 
 class Cache(RedisCache):
-    """``django.core.cache.backends.redis.RedisCache`` with its client reused."""
+    """``django.core.cache.backends.redis.RedisCache`` with its client reused, and the
+    throttle's counters (:mod:`config.throttling`) in one round trip."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusedClient
+        self._scripts: dict[int, Any] = {}
+
+    def window_hit(
+        self, current_key: str, previous_key: str, *, limit: int, weight: float, timeout: int
+    ) -> tuple[int, int, bool]:
+        """Atomically: count a request in ``current_key`` if ``previous_key``'s count
+        times ``weight`` plus ``current_key``'s is under ``limit``. Returns both counts
+        (the current one after counting) and whether it counted."""
+        client = self._cache.get_client(write=True)
+        script = self._scripts.get(id(client))
+        if script is None:  # registered once per client; redis-py runs it by its digest
+            script = self._scripts[id(client)] = client.register_script(_WINDOW_HIT)
+        keys = [self.make_and_validate_key(key) for key in (current_key, previous_key)]
+        current, previous, counted = script(keys=keys, args=[limit, repr(weight), timeout])
+        return int(current), int(previous), bool(counted)
+
+
+# KEYS: this window's counter, the previous window's. ARGV: the limit, the previous
+# window's weight, the counter's lifetime in seconds. Counts the request only if the
+# weighted sum is under the limit; returns both counts and whether it counted.
+_WINDOW_HIT = """
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+if previous * tonumber(ARGV[2]) + current >= tonumber(ARGV[1]) then
+  return {current, previous, 0}
+end
+current = redis.call('INCR', KEYS[1])
+if current == 1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return {current, previous, 1}
+"""
