@@ -33,40 +33,41 @@ class _ReusedClient(RedisCacheClient):
 
 class Cache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` with its client reused, and the
-    throttle's counters (:mod:`config.throttling`) in one round trip."""
+    throttle's request log (:mod:`config.throttling`) in one round trip."""
 
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusedClient
         self._scripts: dict[int, Any] = {}
 
-    def window_hit(
-        self, current_key: str, previous_key: str, *, limit: int, weight: float, timeout: int
-    ) -> tuple[int, int, bool]:
-        """Atomically: count a request in ``current_key`` if ``previous_key``'s count
-        times ``weight`` plus ``current_key``'s is under ``limit``. Returns both counts
-        (the current one after counting) and whether it counted."""
+    def throttle_log_hit(self, key: str, *, limit: int, period: int, now: float) -> float | None:
+        """A request at ``now`` against ``limit`` per ``period`` seconds for ``key``
+        (:mod:`config.throttling`), atomically: ``None`` if it is within the limit (and
+        logged), else the seconds until the oldest logged request leaves the period."""
         client = self._cache.get_client(write=True)
         script = self._scripts.get(id(client))
         if script is None:  # registered once per client; redis-py runs it by its digest
-            script = self._scripts[id(client)] = client.register_script(_WINDOW_HIT)
-        keys = [self.make_and_validate_key(key) for key in (current_key, previous_key)]
-        current, previous, counted = script(keys=keys, args=[limit, repr(weight), timeout])
-        return int(current), int(previous), bool(counted)
+            script = self._scripts[id(client)] = client.register_script(_THROTTLE_LOG_HIT)
+        # Its own key: a list where DRF's code kept a pickled one under the plain key.
+        log = self.make_and_validate_key(f"{key}:log")
+        oldest = script(keys=[log], args=[repr(now), limit, period])
+        return None if oldest is None else float(oldest) + period - now
 
 
-# KEYS: this window's counter, the previous window's. ARGV: the limit, the previous
-# window's weight, the counter's lifetime in seconds. Counts the request only if the
-# weighted sum is under the limit; returns both counts and whether it counted.
-_WINDOW_HIT = """
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-if previous * tonumber(ARGV[2]) + current >= tonumber(ARGV[1]) then
-  return {current, previous, 0}
+# KEYS: the client's log (a list of request times, newest first). ARGV: now, the limit,
+# the period in seconds. Drops the times a period old or older (DRF's rule), then logs
+# now and returns nothing if fewer than the limit are left, else returns the oldest.
+_THROTTLE_LOG_HIT = """
+local cutoff = tonumber(ARGV[1]) - tonumber(ARGV[3])
+while true do
+  local oldest = redis.call('LINDEX', KEYS[1], -1)
+  if not oldest or tonumber(oldest) > cutoff then break end
+  redis.call('RPOP', KEYS[1])
 end
-current = redis.call('INCR', KEYS[1])
-if current == 1 then
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
+if redis.call('LLEN', KEYS[1]) >= tonumber(ARGV[2]) then
+  return redis.call('LINDEX', KEYS[1], -1)
 end
-return {current, previous, 1}
+redis.call('LPUSH', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return false
 """

@@ -1,69 +1,72 @@
-"""The throttles' sliding window counter (``config.throttling.window_hit``), on the
-cache each deployment has: Redis (``config.cache.Cache``, one Lua script) where
-``REDIS_URL`` is set, and a process's own memory (the embedded default) always. The
-clock is passed in, so the windows' edges are exact."""
-
-import uuid
+"""The throttles' count (``config.throttling.ScopedThrottle``) on the cache each
+deployment has: Redis (``config.cache.Cache``, the request log in one Lua script) where
+``REDIS_URL`` is set, and DRF's own code on a process's memory (the embedded default).
+Both must say the same at the period's edges; the clock is the throttle's timer."""
 
 import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.test import RequestFactory
+from rest_framework.request import Request
 
+from accounts.models import User
 from config.cache import Cache
-from config.throttling import window_hit
+from config.throttling import ScopedThrottle
 
-START = 6000.0  # the start of a 60 s window
+START = 6000.0
+
+
+class PlayView:
+    throttle_scope = "play"
 
 
 @pytest.fixture(params=["memory", "redis"])
-def cache(request):
+def cache(request, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"play": "3/minute"},
+    }
     if request.param == "memory":
-        return LocMemCache(f"throttle-{uuid.uuid4()}", {})
+        return LocMemCache(f"throttle-{request.node.name}", {})
     if not settings.REDIS_URL:
-        pytest.skip("REDIS_URL is not set: no Redis to test the script on")
+        pytest.skip("REDIS_URL is not set: no Redis to run the script on")
     shared = caches["default"]
     assert isinstance(shared, Cache)
     return shared
 
 
-def hits(cache, at: float, n: int, key: str) -> list[float | None]:
-    return [window_hit(cache, key, limit=3, period=60, now=at) for _ in range(n)]
+@pytest.fixture
+def player_request():
+    request = Request(RequestFactory().post("/"))
+    request.user = User(pk=424242, username="throttled")
+    return request
 
 
-def test_three_a_minute_counts_three_and_refuses_the_rest_of_the_window(cache):
-    key = f"throttle:{uuid.uuid4()}"
-    assert hits(cache, START, 3, key) == [None, None, None]
-    refused = hits(cache, START + 20, 2, key)
-    assert refused == [pytest.approx(40.0), pytest.approx(40.0)]  # refusals are not counted
+def hit(cache, request, at: float) -> float | None:
+    """``None`` if a request at ``at`` is allowed, else the throttle's wait."""
+    throttle = ScopedThrottle()
+    throttle.cache = cache
+    throttle.timer = lambda: at
+    return None if throttle.allow_request(request, PlayView()) else throttle.wait()
 
 
-def test_the_previous_window_counts_as_much_of_it_as_is_still_within_a_minute(cache):
-    key = f"throttle:{uuid.uuid4()}"
-    assert hits(cache, START, 3, key) == [None] * 3
-    # At the next window's start the three are still a whole minute's worth…
-    assert window_hit(cache, key, limit=3, period=60, now=START + 60) == pytest.approx(0.001)
-    # …half-way through it they weigh 1.5: two more fit (1.5 + 1, then 1.5 + 2 is over).
-    assert hits(cache, START + 90, 3, key)[:2] == [None, None]
-    # The next fits once their weight is under 1 (3 × 1/3 + 2 = 3 is not under 3):
-    # at START + 100, that is 10 s after the refusal at START + 90.
-    assert window_hit(cache, key, limit=3, period=60, now=START + 90) == pytest.approx(10.001)
-    assert window_hit(cache, key, limit=3, period=60, now=START + 99) is not None
-    assert window_hit(cache, key, limit=3, period=60, now=START + 101) is None
+def test_three_a_minute_counts_three_and_refuses_until_the_first_leaves(cache, player_request):
+    assert [hit(cache, player_request, START + t) for t in (0, 10, 20)] == [None] * 3
+    refused = [hit(cache, player_request, START + 30) for _ in range(2)]
+    # Refusals are not counted; the first request leaves the minute at START + 60.
+    assert refused == [pytest.approx(30.0)] * 2
+    assert hit(cache, player_request, START + 59.9) is not None
+    assert hit(cache, player_request, START + 60) is None  # a period old: it no longer counts
+    assert hit(cache, player_request, START + 65) is not None  # START + 10 still counts
+    assert hit(cache, player_request, START + 70) is None
 
 
-def test_a_window_two_minutes_back_counts_for_nothing(cache):
-    key = f"throttle:{uuid.uuid4()}"
-    assert hits(cache, START, 3, key) == [None] * 3
-    assert hits(cache, START + 120, 3, key) == [None] * 3
-
-
-def test_the_redis_counters_expire_after_two_periods():
+def test_the_service_throttles_on_the_redis_log_which_expires_after_a_period():
     if not settings.REDIS_URL:
         pytest.skip("REDIS_URL is not set")
     shared = caches["default"]
-    key = f"throttle:{uuid.uuid4()}"
-    assert window_hit(shared, key, limit=3, period=60, now=START) is None
+    assert hasattr(ScopedThrottle().cache, "throttle_log_hit")  # the service's throttle uses it
+    assert shared.throttle_log_hit("throttle:expiry", limit=3, period=60, now=START) is None
     client = shared._cache.get_client()
-    ttl = client.ttl(shared.make_key(f"{key}:{int(START // 60)}"))
-    assert 0 < ttl <= 120
+    assert 0 < client.ttl(shared.make_key("throttle:expiry:log")) <= 60
