@@ -8,9 +8,11 @@ import base64
 import binascii
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.db import connections, router
 from django.db.models import (
     CharField,
     Count,
@@ -408,14 +410,38 @@ def _me(
     return None if row is None else _line(row, histogram.rank(row["value"]), board, today)
 
 
+# Stand-ins for the board and the player in the rank lookup's statement, compiled once.
+_RANK_BOARD, _RANK_PLAYER = "\x00board", -(2**31)
+
+
+@cache
+def _rank_statement(db: str) -> tuple[str, tuple[Any, ...]]:
+    """:func:`board_rank`'s query as the ORM writes it, compiled once per database with
+    stand-ins for its values: the compilation was four fifths of a lookup's time
+    (1.6 of 2.0 ms at 1,000,000 players, ``bench.leaderboards``)."""
+    lookup = (
+        BoardEntry.objects.using(db)
+        .filter(board=_RANK_BOARD, player_id=_RANK_PLAYER)
+        .annotate(rank=rank_expression())
+        .values_list("rank", "value")[:1]
+    )
+    sql, params = lookup.query.sql_with_params()
+    assert params.count(_RANK_BOARD) and params.count(_RANK_PLAYER), params
+    return sql, params
+
+
 def board_rank(*, board: str, player_id: int) -> tuple[int, int] | None:
     """``(rank, value)`` of a player on a board in one query, or ``None``."""
-    return (
-        BoardEntry.objects.filter(board=board, player_id=player_id)
-        .annotate(rank=rank_expression())
-        .values_list("rank", "value")
-        .first()
-    )
+    db = router.db_for_read(BoardEntry)
+    sql, params = _rank_statement(db)
+    values = [
+        board if param == _RANK_BOARD else player_id if param == _RANK_PLAYER else param
+        for param in params
+    ]
+    with connections[db].cursor() as cursor:
+        cursor.execute(sql, values)
+        row = cursor.fetchone()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
