@@ -78,7 +78,15 @@ class LanguageChoiceSerializer(serializers.Serializer):
     name = serializers.CharField(help_text="The language's name in itself, e.g. `Nederlands`.")
 
 
-class MeSerializer(serializers.ModelSerializer):
+# A player's profile: a plain serializer with the model's fields declared, since a
+# ModelSerializer builds its fields from the model again on every instance, a third of
+# GET accounts/me/'s CPU (bench.api, docs/benchmarks.md). No docstring: it would become
+# the schema's description.
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    username = serializers.CharField(
+        read_only=True, help_text=User._meta.get_field("username").help_text
+    )
     display_name = DisplayNameField(required=False)
     language = StrictChoiceField(
         choices=settings.LANGUAGES,
@@ -89,7 +97,6 @@ class MeSerializer(serializers.ModelSerializer):
             "browser's `Accept-Language`, English when it names none of `languages`."
         ),
     )
-    languages = serializers.SerializerMethodField(help_text="The languages `language` takes.")
     time_zone = StrictCharField(max_length=64, validators=[validate_time_zone], required=False)
     ruleset = StrictChoiceField(
         choices=list(yatzy.RULESETS),
@@ -104,20 +111,8 @@ class MeSerializer(serializers.ModelSerializer):
         ),
     )
 
-    class Meta:
-        model = User
-        fields = [
-            "id",
-            "username",
-            "display_name",
-            "language",
-            "time_zone",
-            "ruleset",
-            "options",
-            "date_joined",
-            "languages",
-        ]
-        read_only_fields = ["id", "username", "date_joined"]
+    date_joined = serializers.DateTimeField(read_only=True)
+    languages = serializers.SerializerMethodField(help_text="The languages `language` takes.")
 
     @extend_schema_field(LanguageChoiceSerializer(many=True))
     def get_languages(self, user: User) -> list[dict[str, str]]:
@@ -126,6 +121,3 @@ class MeSerializer(serializers.ModelSerializer):
 
 class RegisteredSerializer(MeSerializer):
     token = serializers.CharField()
-
-    class Meta(MeSerializer.Meta):
-        fields = [*MeSerializer.Meta.fields, "token"]
