@@ -426,16 +426,14 @@ def main() -> None:
         if args.advice:
             import yatzy
             from bench import advice
-            from yatzy.strategy._rules import rules_of
-            from yatzy.strategy.tables import table_path
+            from yatzy.strategy import table_exists
 
-            maxi = table_path(rules_of(yatzy.get_ruleset("maxi")))
-            if maxi.exists():
+            if table_exists(yatzy.get_ruleset("maxi")):
                 advice.report(advice.run(url, players[0][0], server_pids[0], games=args.advice))
             else:  # the hints would be 503 table_building until it is built
                 print(
-                    f"\nStrategy tables: skipped, no Maxi table at {maxi} "
-                    "(python manage.py solve maxi, or --advice 0)"
+                    "\nStrategy tables: skipped, no Maxi table built "
+                    "(python -m yatzy.strategy solve maxi, or --advice 0)"
                 )
         print(f"\nLoad average after: {os.getloadavg()[0]:.2f} (1 min, the bench's own load in it)")
 

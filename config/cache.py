@@ -38,19 +38,18 @@ class Cache(RedisCache):
     def __init__(self, server: Any, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _ReusedClient
-        self._scripts: dict[int, Any] = {}
+        self._script: Any = None
 
     def throttle_log_hit(self, key: str, *, limit: int, period: int, now: float) -> float | None:
         """A request at ``now`` against ``limit`` per ``period`` seconds for ``key``
         (:mod:`config.throttling`), atomically: ``None`` if it is within the limit (and
         logged), else the seconds until the oldest logged request leaves the period."""
         client = self._cache.get_client(write=True)
-        script = self._scripts.get(id(client))
-        if script is None:  # registered once per client; redis-py runs it by its digest
-            script = self._scripts[id(client)] = client.register_script(_THROTTLE_LOG_HIT)
+        if self._script is None:  # redis-py runs it by its digest, loading it when missing
+            self._script = client.register_script(_THROTTLE_LOG_HIT)
         # Its own key: a list where DRF's code kept a pickled one under the plain key.
         log = self.make_and_validate_key(f"{key}:log")
-        oldest = script(keys=[log], args=[repr(now), limit, period])
+        oldest = self._script(keys=[log], args=[repr(now), limit, period], client=client)
         return None if oldest is None else float(oldest) + period - now
 
 

@@ -18,14 +18,38 @@ from typing import Any
 
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
 
 logger = logging.getLogger(__name__)
 
 
-class ScopedThrottle(ScopedRateThrottle):
-    _wait: float | None = None
+class _LoggedRateThrottle(SimpleRateThrottle):
+    """DRF's request log, kept by the cache in one round trip where it can (Redis:
+    ``config.cache.Cache.throttle_log_hit``), else by DRF's own code. It sits under
+    :class:`ScopedRateThrottle` in the order of classes, so DRF's scope and rate set-up
+    runs first, as for DRF's own log."""
 
+    _wait: float | None = None
+    _logged = False
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        log_hit = getattr(self.cache, "throttle_log_hit", None)
+        # Set by ScopedRateThrottle.allow_request from the scope's rate.
+        limit, period = getattr(self, "num_requests", None), getattr(self, "duration", None)
+        if log_hit is None or limit is None or period is None:
+            return bool(super().allow_request(request, view))
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        self._logged = True
+        self._wait = log_hit(key, limit=limit, period=period, now=self.timer())
+        return self._wait is None
+
+    def wait(self) -> float | None:
+        return self._wait if self._logged else super().wait()
+
+
+class ScopedThrottle(ScopedRateThrottle, _LoggedRateThrottle):
     def get_rate(self) -> str | None:
         # Read the rates on each request, not once at import, so settings overrides apply.
         rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
@@ -33,25 +57,7 @@ class ScopedThrottle(ScopedRateThrottle):
 
     def allow_request(self, request: Request, view: Any) -> bool:
         try:
-            return self._allow(request, view)
+            return bool(super().allow_request(request, view))
         except Exception as exc:
             logger.warning("throttle cache unavailable (%s); request allowed", type(exc).__name__)
             return True
-
-    def _allow(self, request: Request, view: Any) -> bool:
-        log_hit = getattr(self.cache, "throttle_log_hit", None)
-        if log_hit is None:
-            return bool(super().allow_request(request, view))
-        self.scope = getattr(view, self.scope_attr, None)
-        self.rate = self.get_rate()
-        limit, period = self.num_requests, self.duration = self.parse_rate(self.rate)
-        key = self.get_cache_key(request, view) if self.rate else None
-        if key is None or limit is None or period is None:
-            return True
-        self._wait = log_hit(key, limit=limit, period=period, now=self.timer())
-        return self._wait is None
-
-    def wait(self) -> float | None:
-        if hasattr(self.cache, "throttle_log_hit"):
-            return self._wait
-        return super().wait()
