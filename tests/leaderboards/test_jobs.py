@@ -452,7 +452,7 @@ def test_one_job_runs_a_backlog_of_owed_updates_and_the_later_jobs_find_them_don
     assert snapshot() == built
 
 
-def test_a_batch_of_one_player_s_two_owed_days_brings_both_days_lines(monkeypatch):
+def test_a_batch_of_one_player_s_two_owed_days_brings_both_days_lines():
     user, _ = make_player("twice")
     first = ranked(user, DAY, 210, record=False)
     ranked(user, DAY + dt.timedelta(days=1), 260, record=False)
