@@ -2,8 +2,10 @@
 
 Every board is a set of :class:`BoardEntry` rows under one string key (see
 :mod:`leaderboards.boards`) plus a :class:`BoardHistogram`: how many entries hold each
-value. A rank is ``1 + the entries with a higher value``, read from the histogram, so it
-costs one row per distinct value, never one per player. Both tables are derived data:
+value, and its sums by blocks of values (:class:`BoardHistogramBlock`). A rank is ``1 +
+the entries with a higher value``, read from the blocks above and the histogram's rows
+in the value's own block, so it costs a few hundred rows at most, never one per player.
+All three tables are derived data:
 ``boards_reconcile`` rebuilds them from the Round table at any time.
 """
 
@@ -114,6 +116,41 @@ class BoardHistogram(models.Model):
             "%(board)s: %(count)d entries at %(value)d",
             self.count,
         ) % {"board": self.board, "count": self.count, "value": self.value}
+
+
+class BoardHistogramBlock(models.Model):
+    """How many entries of ``board`` hold a value in ``block``: the histogram summed over
+    :attr:`WIDTH` values, so a rank sums a few hundred rows at most, even on a decisions
+    board's thousands of distinct losses (:func:`leaderboards.ranking.rank_expression`).
+    A value's block is SQL's integer division ``value / WIDTH`` (towards zero, on
+    PostgreSQL as on SQLite; block 0 holds the values either side of zero), which keeps
+    the blocks in the values' order."""
+
+    WIDTH = 100
+
+    board = models.CharField(_("board"), max_length=80)
+    block = models.IntegerField(_("block"))
+    count = models.IntegerField(_("count"))
+
+    class Meta:
+        verbose_name = _("board histogram block")
+        verbose_name_plural = _("board histogram blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["board", "block"], name="boardhistogramblock_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} [{self.block}]: {self.count}"
+
+    @classmethod
+    def of(cls, value: int) -> int:
+        """The block of ``value``, as SQL's ``value / WIDTH`` computes it.
+
+        >>> [BoardHistogramBlock.of(v) for v in (250, 99, 0, -99, -100, -250)]
+        [2, 0, 0, 0, -1, -2]
+        """
+        block = abs(value) // cls.WIDTH
+        return block if value >= 0 else -block
 
 
 class PendingBoardUpdate(models.Model):

@@ -22,7 +22,13 @@ from django.utils import timezone
 from games.selectors import rounds_counting
 from leaderboards import boards, sql
 from leaderboards.boards import Line, SeasonSpan
-from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
+from leaderboards.models import (
+    BoardEntry,
+    BoardHistogram,
+    BoardHistogramBlock,
+    PendingBoardUpdate,
+    Season,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -250,7 +256,11 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
     leaves every board either old-and-consistent or rebuilt, and a rerun finishes."""
     full = keys is None
     if keys is None:
-        stale = set(BoardHistogram.objects.order_by().values_list("board", flat=True).distinct())
+        stale = {
+            board
+            for model in (BoardHistogram, BoardHistogramBlock)
+            for board in model.objects.order_by().values_list("board", flat=True).distinct()
+        }
         keys = boards_expected() | stale
     done = []
     for key in sorted(keys):
@@ -272,6 +282,6 @@ def season_delete(*, season: Season) -> None:
     with transaction.atomic():
         keys = [boards.season_key(season.pk, kind) for kind in boards.SEASON_KINDS]
         sql.lock_boards(keys, exclusive=True)
-        BoardEntry.objects.filter(board__startswith=prefix).delete()
-        BoardHistogram.objects.filter(board__startswith=prefix).delete()
+        for model in (BoardEntry, BoardHistogram, BoardHistogramBlock):
+            model.objects.filter(board__startswith=prefix).delete()
         season.delete()

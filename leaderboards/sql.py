@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -18,10 +19,17 @@ from django.utils import timezone
 from daily.models import Challenge
 from games.models import Round
 from leaderboards.boards import DECISIONS_MIN_DAYS, Line, Played, SeasonSpan
-from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
+from leaderboards.models import (
+    BoardEntry,
+    BoardHistogram,
+    BoardHistogramBlock,
+    PendingBoardUpdate,
+    Season,
+)
 
 ENTRY = BoardEntry._meta.db_table
 HIST = BoardHistogram._meta.db_table
+BLOCKS = BoardHistogramBlock._meta.db_table
 ROUND = Round._meta.db_table
 CHALLENGE = Challenge._meta.db_table
 SEASON = Season._meta.db_table
@@ -138,30 +146,44 @@ def insert_streak(board: str, date_range: tuple[dt.date, dt.date] | None) -> Non
 
 
 def histogram_rebuild(board: str) -> None:
-    _execute(f"DELETE FROM {HIST} WHERE board = %s", [board])
+    """A board's histogram and its blocks, counted again from its entries."""
+    for table in (HIST, BLOCKS):
+        _execute(f"DELETE FROM {table} WHERE board = %s", [board])
     _execute(
         f"INSERT INTO {HIST} (board, value, count) "
         f"SELECT board, value, COUNT(*) FROM {ENTRY} WHERE board = %s GROUP BY board, value",
         [board],
     )
+    width = BoardHistogramBlock.WIDTH
+    _execute(
+        f"INSERT INTO {BLOCKS} (board, block, count) "
+        f"SELECT board, value / {width}, SUM(count) FROM {HIST} WHERE board = %s "
+        f"GROUP BY board, value / {width}",
+        [board],
+    )
 
 
 def histogram_apply(deltas: dict[tuple[str, int], int]) -> None:
-    """Add ``deltas[(board, value)]`` to the histogram in one statement. Rows are touched
-    in (board, value) order, so concurrent updates always lock them in the same order
-    and cannot deadlock. A value nobody holds any more keeps a row with count 0 (every
-    reader skips or sums them) until the board's next rebuild: deleting it would cost
-    this hot path a statement."""
-    changes = sorted((key, n) for key, n in deltas.items() if n)
-    if not changes:
-        return
-    rows = ", ".join(["(%s, %s, %s)"] * len(changes))
-    params = [x for (board, value), n in changes for x in (board, value, n)]
-    _execute(
-        f"INSERT INTO {HIST} (board, value, count) VALUES {rows} "
-        f"ON CONFLICT (board, value) DO UPDATE SET count = {HIST}.count + excluded.count",
-        params,
-    )
+    """Add ``deltas[(board, value)]`` to the histogram and its blocks, one statement
+    each. Rows are touched in (board, value) order, then blocks in (board, block) order,
+    so concurrent updates always lock them in the same order and cannot deadlock. A
+    value nobody holds any more keeps a row with count 0 (every reader skips or sums
+    them) until the board's next rebuild: deleting it would cost this hot path a
+    statement."""
+    blocks: Counter[tuple[str, int]] = Counter()
+    for (board, value), n in deltas.items():
+        blocks[board, BoardHistogramBlock.of(value)] += n
+    for table, column, changed in ((HIST, "value", deltas), (BLOCKS, "block", blocks)):
+        changes = sorted((key, n) for key, n in changed.items() if n)
+        if not changes:
+            continue
+        rows = ", ".join(["(%s, %s, %s)"] * len(changes))
+        params = [x for (board, at), n in changes for x in (board, at, n)]
+        _execute(
+            f"INSERT INTO {table} (board, {column}, count) VALUES {rows} "
+            f"ON CONFLICT (board, {column}) DO UPDATE SET count = {table}.count + excluded.count",
+            params,
+        )
 
 
 # The incremental update runs for every completed ranked round, so it reads and writes
@@ -309,7 +331,7 @@ def tables_vacuum() -> None:
     some later moment, competing with the reads (rank lookup p99 2-3 ms became 40-50 ms
     while it ran, at 1M players). PostgreSQL only, and only outside a transaction."""
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        _execute(f"VACUUM (ANALYZE) {ENTRY}, {HIST}", [])
+        _execute(f"VACUUM (ANALYZE) {ENTRY}, {HIST}, {BLOCKS}", [])
 
 
 def lock_boards(keys: Iterable[str], *, exclusive: bool) -> None:

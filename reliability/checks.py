@@ -27,7 +27,7 @@ from daily import clock
 from daily.models import Challenge
 from games.models import Round
 from leaderboards import boards
-from leaderboards.models import BoardEntry, BoardHistogram
+from leaderboards.models import BoardEntry, BoardHistogram, BoardHistogramBlock
 from reliability.player import API, Exchange, PlayedRound
 
 
@@ -129,6 +129,11 @@ def board_differences() -> list[str]:
         )
         if histogram != dict(Counter(v for v, _ in want.values())):
             differences.append(f"{key}: histogram {histogram} differs from the entries")
+        blocks = dict(
+            BoardHistogramBlock.objects.filter(board=key, count__gt=0).values_list("block", "count")
+        )
+        if blocks != dict(Counter(BoardHistogramBlock.of(v) for v, _ in want.values())):
+            differences.append(f"{key}: histogram blocks {blocks} differ from the entries")
     return differences
 
 

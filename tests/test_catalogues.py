@@ -43,6 +43,7 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     ("mode", "Solo"): {"nl", "pl"},
     (None, "%(total)s point"): {"fr"},
     (None, "actions"): {"fr"},
+    (None, "block"): {"sv"},
     (None, "code"): {"fr", "nl"},
     (None, "date"): {"fr"},
     (None, "error"): {"es"},

@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from games.models import Round
 from leaderboards import services
-from leaderboards.models import BoardEntry, BoardHistogram
 from tests.factories import make_player
 from tests.leaderboards.conftest import board, names, ranked, ranks, travel
+from tests.leaderboards.state import boards_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,13 +32,6 @@ def analysed(rnd: Round, loss: float) -> None:
     )
     services.board_update_pending(round_id=rnd.pk, exist_ok=True)
     services.board_record_round(round_id=str(rnd.pk))
-
-
-def snapshot():
-    return (
-        sorted(BoardEntry.objects.values_list("board", "player_id", "value", "achieved_at")),
-        sorted(BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")),
-    )
 
 
 def test_a_days_losses_rank_lowest_first_and_tie_to_the_hundredth():
@@ -59,9 +52,9 @@ def test_a_days_losses_rank_lowest_first_and_tie_to_the_hundredth():
     assert body["me"] == body["results"][3] and body["analysed"] is True
     assert around["me"]["rank"] == 3 and names(around) == names(body)
     assert paged == body
-    built = snapshot()
+    built = boards_state()
     services.boards_reconcile()
-    assert snapshot() == built
+    assert boards_state() == built
 
 
 def test_the_mean_board_takes_players_with_five_analysed_days():
@@ -77,6 +70,6 @@ def test_the_mean_board_takes_players_with_five_analysed_days():
         mean = board(five_client, "decisions/")
     assert names(mean) == ["five"] and mean["results"][0]["value"] == 1.0
     assert mean["min_days"] == 5 and mean["me"]["rank"] == 1
-    built = snapshot()
+    built = boards_state()
     services.boards_reconcile()
-    assert snapshot() == built
+    assert boards_state() == built

@@ -27,27 +27,11 @@ from tests.leaderboards.conftest import (
     scripted_dice,
     travel,
 )
+from tests.leaderboards.state import boards_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = dt.date(2026, 12, 3)
-
-
-def snapshot() -> tuple[list, list]:
-    entries = sorted(
-        BoardEntry.objects.values_list(
-            "board",
-            "player__username",
-            "value",
-            "achieved_at",
-            "streak_last_date",
-            "streak_last_run",
-        )
-    )
-    histogram = sorted(
-        BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
-    )
-    return entries, histogram
 
 
 def closing_time(day: dt.date) -> dt.datetime:
@@ -74,7 +58,7 @@ def test_day_close_freezes_the_board_once():
     ranked(players[4], DAY, 260, record=False)  # its board job could not be sent
     assert daily_ranks(DAY) == {"p0": 1, "p1": 2, "p2": 2, "p3": 4}
     assert close(DAY) == [DAY.isoformat()]
-    frozen = snapshot()
+    frozen = boards_state()
     # The closed board holds exactly the day's ranked rounds: its ranks are final.
     assert daily_ranks(DAY) == {"p0": 1, "p4": 2, "p1": 3, "p2": 3, "p3": 5}
     assert close(DAY) == []
@@ -82,7 +66,7 @@ def test_day_close_freezes_the_board_once():
         assert game_services.day_close(day=DAY) is False
     for user in players:  # every job of the day again: the closed board stays as it is
         services.board_player_refresh(player_id=user.pk, day=DAY)
-    assert snapshot() == frozen
+    assert boards_state() == frozen
 
 
 def test_the_api_shows_a_closed_days_board_as_frozen():
@@ -155,9 +139,9 @@ def test_day_close_catches_up_on_board_jobs_that_never_ran():
         f"season:{season.pk}:best": 250,
         f"season:{season.pk}:streak": 1,
     }
-    caught_up = snapshot()
+    caught_up = boards_state()
     services.boards_reconcile()
-    assert snapshot() == caught_up
+    assert boards_state() == caught_up
     with travel(noon(DAY + dt.timedelta(days=1))):
         assert board(client, f"daily/{DAY}/")["me"]["rank"] == 1
 
@@ -215,18 +199,18 @@ def _season_data():
 
 def test_reconcile_rebuilds_exactly_what_the_incremental_updates_built():
     _season_data()
-    incremental = snapshot()
+    incremental = boards_state()
     assert len(incremental[0]) > 40
     BoardEntry.objects.filter(pk__in=BoardEntry.objects.values("pk")[:10]).delete()
     BoardEntry.objects.filter(board="best").update(value=1)
     BoardHistogram.objects.filter(board="streak").delete()
     BoardHistogram.objects.create(board="daily:2020-01-01", value=5, count=3)  # stale board
     assert tasks.boards_reconcile.delay().get() > 0
-    assert snapshot() == incremental
+    assert boards_state() == incremental
     BoardEntry.objects.all().delete()  # from the rounds and seasons alone
     BoardHistogram.objects.all().delete()
     services.boards_reconcile()
-    assert snapshot() == incremental
+    assert boards_state() == incremental
 
 
 def test_reconcile_keeps_closed_days_frozen():
@@ -234,14 +218,14 @@ def test_reconcile_keeps_closed_days_frozen():
     day = dt.date(2026, 11, 28)
     ranked(make_player("lost")[0], day, 640, minute=5, record=False)
     close(day)
-    before = snapshot()
+    before = boards_state()
     rounds = Round.objects.filter(challenge__date=day, ranked=True, status=Round.Status.COMPLETED)
     closed_board = {
-        (name, value, at) for key, name, value, at, *_ in before[0] if key == f"daily:{day}"
+        (player, value, at) for key, player, value, at, *_ in before[0] if key == f"daily:{day}"
     }
-    assert closed_board == set(rounds.values_list("player__username", "total", "completed_at"))
+    assert closed_board == set(rounds.values_list("player_id", "total", "completed_at"))
     services.boards_reconcile()
-    assert snapshot() == before
+    assert boards_state() == before
 
 
 def test_parallel_and_repeated_jobs_build_what_a_rebuild_builds():
@@ -262,10 +246,10 @@ def test_parallel_and_repeated_jobs_build_what_a_rebuild_builds():
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         list(pool.map(run, reversed(jobs)))
-    incremental = snapshot()
+    incremental = boards_state()
     assert len(incremental[0]) > 30
     services.boards_reconcile()
-    assert snapshot() == incremental
+    assert boards_state() == incremental
 
 
 def test_a_value_nobody_holds_any_more_counts_for_no_rank():
@@ -308,10 +292,10 @@ def test_a_board_job_the_broker_lost_is_run_by_the_catch_up():
 def test_a_repeated_job_changes_nothing():
     user, _ = make_player()
     rnd = ranked(user, DAY, 321)
-    before = snapshot()
+    before = boards_state()
     assert tasks.board_record_round.delay(str(rnd.id)).get() is None
     assert services.board_player_refresh(player_id=user.pk, day=DAY) == []
-    assert snapshot() == before
+    assert boards_state() == before
 
 
 def test_the_api_answers_with_the_cache_unreachable(settings):
@@ -447,9 +431,9 @@ def test_one_job_runs_a_backlog_of_owed_updates_and_the_later_jobs_find_them_don
     assert statements[0] == statements[3] > statements[1]
     assert not PendingBoardUpdate.objects.exists()
     assert daily_ranks(DAY) == {f"b{i}": 5 - i for i in range(5)}
-    built = snapshot()
+    built = boards_state()
     services.boards_reconcile()
-    assert snapshot() == built
+    assert boards_state() == built
 
 
 def test_a_batch_of_one_player_s_two_owed_days_brings_both_days_lines():

@@ -19,26 +19,15 @@ from django.db import connection, transaction
 from config.celery import app as celery_app
 from daily import clock
 from leaderboards import services, tasks
-from leaderboards.models import BoardEntry, BoardHistogram
+from leaderboards.models import BoardEntry
 from tests.factories import make_player
 from tests.leaderboards.conftest import ranked, waiting_on_me
+from tests.leaderboards.state import boards_state
 from tests.live.conftest import wait_for
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 VISIBILITY_TIMEOUT = 3  # seconds; the Redis broker redelivers a dead worker's job after it
-
-
-def snapshot():
-    entries = sorted(
-        BoardEntry.objects.values_list(
-            "board", "player_id", "value", "achieved_at", "streak_last_date", "streak_last_run"
-        )
-    )
-    histogram = sorted(
-        BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
-    )
-    return entries, histogram
 
 
 def test_a_round_completed_over_http_reaches_the_boards_through_the_worker(live_stack):
@@ -66,10 +55,10 @@ def test_a_worker_killed_mid_reconcile_and_restarted_leaves_the_same_boards(
                 # No job reaches the live broker: the reconcile below builds the boards.
                 ranked(user, first + dt.timedelta(days=n), 100 + 13 * i + n, record=False)
     services.boards_reconcile()
-    undisturbed = snapshot()
+    undisturbed = boards_state()
     # The boards before the job: consistent, but k0's lines are missing from them.
     services.player_boards_remove(player_id=users[0].pk)
-    old = snapshot()
+    old = boards_state()
     keys = sorted({board for board, *_ in undisturbed[1]})  # the reconcile's order
     missing = [entry for entry in undisturbed[0] if entry[1] == users[0].pk]
     held = missing[len(missing) // 2]  # k0's line on a board in the middle of the order
@@ -87,7 +76,7 @@ def test_a_worker_killed_mid_reconcile_and_restarted_leaves_the_same_boards(
         wait_for(worker_waits, 60, 0.05)
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait()
-    cut_off = snapshot()
+    cut_off = boards_state()
     if connection.vendor == "postgresql":
         # The boards before the held one were rebuilt, each in its own committed
         # transaction; the held board's rebuild had deleted its lines when the worker
@@ -111,7 +100,7 @@ def test_a_worker_killed_mid_reconcile_and_restarted_leaves_the_same_boards(
         # timeout has passed (a later sweep would take ~100 s).
         time.sleep(VISIBILITY_TIMEOUT + 1)
     stack.start_worker()
-    wait_for(lambda: snapshot() == undisturbed, timeout=90, interval=0.5)
+    wait_for(lambda: boards_state() == undisturbed, timeout=90, interval=0.5)
 
 
 @contextmanager
