@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from django.db.models import F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.expressions import CombinedExpression
@@ -96,7 +97,7 @@ def rank_expression() -> CombinedExpression:
     return Value(1) + _count_sum(blocks_above) + _count_sum(in_block_above)
 
 
-def _count_sum(rows: QuerySet) -> Coalesce:
+def _count_sum(rows: QuerySet[Any]) -> Coalesce:
     counts = rows.order_by().values("board").annotate(n=Sum("count")).values("n")
     return Coalesce(Subquery(counts, output_field=IntegerField()), Value(0))
 
