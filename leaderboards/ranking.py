@@ -5,8 +5,8 @@ Competition ranking: equal values share a rank (1, 2, 2, 4). A value's rank is o
 the number of entries with a higher value, which the board's histogram answers in one
 row per distinct value (at most 650 for scores), never by counting players; in SQL the
 histogram's blocks bound it to a few hundred rows on a decisions board's thousands of
-distinct values too (:func:`rank_expression`). Within a tie
-entries are listed by ``achieved_at`` (earlier first), then player id.
+distinct values too (:func:`rank_expression`). Within a tie entries are listed by
+``achieved_at`` (earlier first), then player id.
 """
 
 from __future__ import annotations

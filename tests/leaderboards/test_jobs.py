@@ -15,7 +15,13 @@ from games import services as game_services
 from games import tasks as game_tasks
 from games.models import Round
 from leaderboards import jobs, selectors, services, tasks
-from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate, Season
+from leaderboards.models import (
+    BoardEntry,
+    BoardHistogram,
+    BoardHistogramBlock,
+    PendingBoardUpdate,
+    Season,
+)
 from tests.factories import make_player, play_round
 from tests.leaderboards.conftest import (
     board,
@@ -205,10 +211,11 @@ def test_reconcile_rebuilds_exactly_what_the_incremental_updates_built():
     BoardEntry.objects.filter(board="best").update(value=1)
     BoardHistogram.objects.filter(board="streak").delete()
     BoardHistogram.objects.create(board="daily:2020-01-01", value=5, count=3)  # stale board
+    BoardHistogramBlock.objects.create(board="daily:2020-01-02", block=0, count=3)  # stale too
     assert tasks.boards_reconcile.delay().get() > 0
     assert boards_state() == incremental
-    BoardEntry.objects.all().delete()  # from the rounds and seasons alone
-    BoardHistogram.objects.all().delete()
+    for model in (BoardEntry, BoardHistogram, BoardHistogramBlock):  # from the rounds alone
+        model.objects.all().delete()
     services.boards_reconcile()
     assert boards_state() == incremental
 

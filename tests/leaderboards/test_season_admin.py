@@ -8,10 +8,11 @@ from django.test import Client
 
 from accounts.models import User
 from leaderboards import services
-from leaderboards.models import BoardEntry, BoardHistogram, Season
+from leaderboards.models import BoardEntry, BoardHistogram, BoardHistogramBlock, Season
 from leaderboards.selectors import board_rank
 from tests.factories import make_player
 from tests.leaderboards.conftest import ranked
+from tests.leaderboards.state import boards_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,9 +120,11 @@ def test_the_recompute_action_rebuilds_a_seasons_boards(admin_client, played):
 def test_deleting_a_season_deletes_its_boards(admin_client, played):
     admin_client.post("/admin/leaderboards/season/add/", season_form())
     season = Season.objects.get()
+    assert BoardHistogramBlock.objects.filter(board__startswith="season:").exists()
     response = admin_client.post(f"/admin/leaderboards/season/{season.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
-    assert not BoardEntry.objects.filter(board__startswith="season:").exists()
+    for model in (BoardEntry, BoardHistogram, BoardHistogramBlock):
+        assert not model.objects.filter(board__startswith="season:").exists(), model
 
 
 def test_deleting_a_player_takes_their_lines_off_the_boards_at_once(admin_client, played):
@@ -142,7 +145,9 @@ def test_deleting_a_player_takes_their_lines_off_the_boards_at_once(admin_client
     histogram = set(
         BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
     )
+    state = boards_state()  # the blocks lowered with the histogram
     services.boards_reconcile()
+    assert boards_state() == state
     assert set(BoardHistogram.objects.values_list("board", "value", "count")) == histogram
 
 
@@ -158,7 +163,9 @@ def test_deleting_a_ranked_round_in_the_admin_recomputes_its_players_lines(admin
     histogram = set(
         BoardHistogram.objects.filter(count__gt=0).values_list("board", "value", "count")
     )
+    state = boards_state()  # the blocks lowered with the histogram
     services.boards_reconcile()
+    assert boards_state() == state
     assert (
         sorted(BoardEntry.objects.values_list("board", "player_id", "value", "achieved_at"))
         == before
