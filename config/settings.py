@@ -119,6 +119,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's own, with a health check that asks the socket instead of the server
+        # and prepared statements for the play path (config/postgresql/base.py).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
 
 # --- Cache and Redis ------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")

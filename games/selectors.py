@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 import yatzy
 from accounts.models import User
 from config.api_errors import ForbiddenError, NotFoundError, ServiceError, error_text
+from config.db import prepared_cursor
 from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
@@ -100,7 +101,7 @@ def round_get_for_player(*, round_id: UUID, player: User) -> Round:
     db = router.db_for_read(Round)
     sql, round_cols, challenge_cols, party_cols = _round_read(db)
     connection = connections[db]
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [Round._meta.pk.get_db_prep_value(round_id, connection), player.pk])
         row = cursor.fetchone()
     if row is None:

@@ -33,6 +33,7 @@ from accounts.models import User
 from accounts.names import INVISIBLE_NAME, name_clean, name_key, name_visible
 from accounts.services import player_lock
 from config.api_errors import ConflictError, ServiceError
+from config.db import prepared_cursor
 from daily import clock
 from daily.models import Challenge
 from daily.services import challenge_for_play
@@ -326,7 +327,7 @@ def _round_store(rnd: Round, **values: Any) -> bool:
         for name in _ACTION_FIELDS
     ]
     params += [Round._meta.pk.get_db_prep_value(rnd.pk, connection), rnd.version]
-    with connection.cursor() as cursor:
+    with prepared_cursor(connection) as cursor:
         cursor.execute(_round_store_sql(db), params)
         return bool(cursor.rowcount == 1)
 

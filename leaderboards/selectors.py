@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError
+from config.db import prepared_cursor
 from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_visible
@@ -438,7 +439,7 @@ def board_rank(*, board: str, player_id: int) -> tuple[int, int] | None:
         board if param == _RANK_BOARD else player_id if param == _RANK_PLAYER else param
         for param in params
     ]
-    with connections[db].cursor() as cursor:
+    with prepared_cursor(connections[db]) as cursor:
         cursor.execute(sql, values)
         row = cursor.fetchone()
     return None if row is None else (int(row[0]), int(row[1]))
