@@ -17,8 +17,9 @@ send unasked on an idle connection (a notice, a changed setting) only costs a re
 and turns psycopg's prepared statements off (``prepare_threshold`` None), so PostgreSQL
 parses and plans every statement again. :func:`config.db.prepared_cursor` gives a cursor
 that binds server-side and prepares its statements, once per connection (psycopg keeps
-them): the round read and the action's write, whose plans never change, cost PostgreSQL
-about half as much. Everything else keeps Django's defaults.
+them): the round read, the action's write and the rank lookup, whose plans never
+change; a play request costs PostgreSQL a third less. Everything else keeps Django's
+defaults.
 """
 
 from __future__ import annotations

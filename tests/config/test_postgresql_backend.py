@@ -9,6 +9,7 @@ from django.db import connection
 
 from config.db import prepared_cursor
 from games import services
+from leaderboards.selectors import board_rank
 from tests.factories import make_player
 
 postgresql = pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's backend")
@@ -67,15 +68,18 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_request_uses_
 
 @postgresql
 @pytest.mark.django_db
-def test_the_round_read_and_the_actions_write_are_prepared_once_per_connection():
+def test_the_round_read_the_actions_write_and_the_rank_lookup_are_prepared_once_per_connection():
     player, _client = make_player("prepared")
     rnd = services.game_create(player=player, mode="solo", ruleset="yatzy")
     services.round_roll(round_id=rnd.id, player=player, hold=[], turn=0, roll=0)
     services.round_roll(round_id=rnd.id, player=player, hold=[0], turn=0, roll=1)
+    for _ in range(2):
+        assert board_rank(board="day:2026-12-02", player_id=player.pk) is None
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         statements = [statement for (statement,) in cursor.fetchall()]
     round_table = '"games_round"'
     reads = [s for s in statements if s.startswith("SELECT") and f"FROM {round_table}" in s]
     writes = [s for s in statements if s.startswith(f"UPDATE {round_table}")]
-    assert (len(reads), len(writes)) == (1, 1), statements
+    ranks = [s for s in statements if '"leaderboards_boardentry"' in s]
+    assert (len(reads), len(writes), len(ranks)) == (1, 1, 1), statements
