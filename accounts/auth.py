@@ -28,6 +28,7 @@ from rest_framework.request import Request
 
 from accounts.models import User
 from config.i18n import language_activate_for_player
+from config.throttling import cache_get_counting
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +87,10 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     request that read the token before the change cannot put it back. A cache that
     does not answer sends the look-up to the database."""
 
+    _request: Request | None = None
+
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        self._request = request
         found = super().authenticate(request)
         if found is not None:
             player_language_activate(request._request, found[0])
@@ -99,12 +103,13 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
         cached: Any = None
         if seconds:
             try:
-                cached = cache.get(_token_cache_key(digest))
+                cached = self._cached(digest)
             except Exception as exc:
                 logger.warning("token cache unavailable (%s)", type(exc).__name__)
                 cached = _STALE
             if isinstance(cached, AuthToken) and cached.expiry is None:
                 user, found = self.validate_user(cached)
+                _token_player_remember(digest, user.pk)
                 return user, found
         candidates = AuthToken.objects.filter(
             token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]
@@ -113,6 +118,7 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
             expired = auth_token.expiry is not None and auth_token.expiry < timezone.now()
             if not expired and compare_digest(digest, auth_token.digest):
                 user, found = self.validate_user(auth_token)
+                _token_player_remember(digest, user.pk)
                 if seconds and cached is None:
                     try:
                         cache.add(_token_cache_key(digest), auth_token, seconds)
@@ -120,6 +126,28 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
                         logger.warning("token cache unavailable (%s)", type(exc).__name__)
                 return user, found
         raise AuthenticationFailed(_("Invalid token."))
+
+    def _cached(self, digest: str) -> Any:
+        """The token's cache entry. Once this process has seen the token's player, the
+        request's throttles are counted for that player in the same round trip
+        (``config.throttling.cache_get_counting``): a token never changes player, so
+        the count is the one the throttle check would make after authentication."""
+        player = _TOKEN_PLAYERS.get(digest)
+        if player is None or self._request is None:
+            return cache.get(_token_cache_key(digest))
+        return cache_get_counting(self._request, _token_cache_key(digest), player=player)
+
+
+# The player of each token digest this process has authenticated: a fact that never
+# changes (a token is deleted, never moved), so no entry is ever stale; only bounded.
+_TOKEN_PLAYERS: dict[str, int] = {}
+_TOKEN_PLAYERS_MAX = 50_000
+
+
+def _token_player_remember(digest: str, player: int) -> None:
+    if len(_TOKEN_PLAYERS) >= _TOKEN_PLAYERS_MAX:
+        _TOKEN_PLAYERS.clear()
+    _TOKEN_PLAYERS[digest] = player
 
 
 def token_cache_invalidate(digests: list[str]) -> None:

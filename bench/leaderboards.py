@@ -94,7 +94,7 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
         rounds = 0
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
-            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at,"
+            " options, seed, snapshot, total, started_at, updated_at, completed_at,"
             " loss, luck, analysed_at) FROM STDIN"
         ) as copy:
             for day in dates:
@@ -119,7 +119,6 @@ def _generate(players: int, days: int, rng: random.Random) -> tuple[list[dt.date
                             "maxi",
                             "{}",
                             seed,
-                            "[]",
                             "{}",
                             total,
                             done,

@@ -89,7 +89,7 @@ def _generate(count: int, rng: random.Random) -> dt.date:
         low, _ = copy_players(cur, count, "s")
         with cur.copy(
             "COPY games_round (id, player_id, mode, challenge_id, ranked, status, ruleset,"
-            " options, seed, actions, snapshot, total, started_at, updated_at, completed_at)"
+            " options, seed, snapshot, total, started_at, updated_at, completed_at)"
             " FROM STDIN"
         ) as copy:
             for i in range(count):
@@ -106,7 +106,6 @@ def _generate(count: int, rng: random.Random) -> dt.date:
                         rs.name,
                         json.dumps(rs.options),
                         seed,
-                        json.dumps(game.actions),
                         json.dumps(game.snapshot()),
                         game.total,
                         at,

@@ -4,6 +4,7 @@ list's length is checked before any of its elements, so a huge list costs nothin
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.utils.translation import ngettext
@@ -72,3 +73,17 @@ class OptionsField(serializers.DictField):
                 % {"count": self.max_keys}
             )
         return dict(data)
+
+
+class FlatBodySerializer(serializers.Serializer[Any]):
+    """A request body of scalar fields and lists of scalars (the play actions': one per
+    request at the service's highest rate). DRF deep-copies a serializer's declared
+    fields for each instance, calling every field's ``__init__`` again (its validators
+    and their messages included), a third of a roll's body parsing. Such fields keep no
+    state of their own while they validate: each instance gets a shallow copy, bound to
+    it as DRF binds its deep copies. A list's child stays the declared one, unbound to
+    the instance; nothing here reads a child's context. Fields that nest a serializer
+    (whose context the copy would lose) do not belong here."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {name: copy.copy(field) for name, field in self._declared_fields.items()}

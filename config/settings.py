@@ -303,6 +303,8 @@ REST_FRAMEWORK = {
     # interactive docs are Swagger UI at /api/docs/).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["config.renderers.OrjsonRenderer"],
+    # DRF's negotiation, its common case answered without parsing (config/negotiation.py).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.ContentNegotiation",
     # No OPTIONS metadata (405 like any method the schema does not list): the schema at
     # /api/schema/ describes every operation.
     "DEFAULT_METADATA_CLASS": None,

@@ -10,16 +10,19 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 from config.health import HealthView
 from config.schema_view import SchemaView
 
+# Django tries the patterns in order; the pages' include has no prefix, so each of its
+# patterns would be tried before any API path: the API comes first (no page path starts
+# with "api/").
 urlpatterns = [
-    path("", include("web.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
-    path("admin/", admin.site.urls),
-    path("health/", HealthView.as_view(), name="health"),
-    path("api/schema/", SchemaView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("leaderboards.urls")),
+    path("api/v1/accounts/", include("accounts.urls")),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    path("health/", HealthView.as_view(), name="health"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("", include("web.urls")),
 ]
 
 if settings.BENCH_ENDPOINTS:

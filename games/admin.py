@@ -1,3 +1,4 @@
+import json
 from typing import Any
 
 from django import forms
@@ -93,7 +94,7 @@ class RoundAdmin(admin.ModelAdmin):
         "ruleset",
         "options",
         "level",
-        "actions",
+        "action_log",
         "total",
         "started_at",
         "updated_at",
@@ -114,6 +115,11 @@ class RoundAdmin(admin.ModelAdmin):
     @admin.display(description=_("excluded"), boolean=True, ordering="excluded_at")
     def excluded_shown(self, obj: Round) -> bool:
         return obj.excluded_at is not None
+
+    @admin.display(description=_("actions"))
+    def action_log(self, obj: Round) -> str:
+        # The snapshot itself is not shown (it holds the seed); its log is.
+        return json.dumps(obj.actions)
 
     def has_exclude_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.exclude_round")

@@ -3,6 +3,7 @@ the share codes of friend challenges; parties of 2-4 seats; the strategy tables;
 chunks of a revealed day's analysis (skill and luck, ``games.skill``)."""
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -57,7 +58,8 @@ class Round(models.Model):
     ruleset = models.CharField(_("ruleset"), max_length=16)
     options = models.JSONField(_("options"), default=dict)
     seed = models.BinaryField(_("seed"), max_length=32)
-    actions = models.JSONField(_("actions"), default=list)
+    # The action log is the snapshot's own (``actions``): stored once, read by
+    # :attr:`actions`.
     snapshot = models.JSONField(
         _("snapshot"), default=dict, help_text=_("The engine's state after the actions.")
     )
@@ -222,6 +224,12 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return _("%(mode)s round %(id)s") % {"mode": self.get_mode_display(), "id": self.id}
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The round's action log (``yatzy.Game.actions``), as its snapshot holds it."""
+        actions: list[dict[str, Any]] = self.snapshot.get("actions", [])
+        return actions
 
 
 class StrategyTable(models.Model):

@@ -4,19 +4,22 @@ the hint and the analysis of a round, and the player's list of games."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 from uuid import UUID
 
 from django.db import connections, router
-from django.db.models import Field, Model, Q, QuerySet
+from django.db.models import JSONField, Model, Q, QuerySet
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from django.utils.translation import gettext_lazy as _
 
 import yatzy
 from accounts.models import User
 from config.api_errors import ForbiddenError, NotFoundError, ServiceError, error_text
-from config.db import prepared_cursor
+from config.db import json_loads, prepared_cursor
 from daily import clock
 from daily.models import Challenge
 from daily.selectors import challenge_seed_shown
@@ -31,11 +34,6 @@ def round_game(rnd: Round) -> yatzy.Game:
     return yatzy.Game.from_snapshot(rnd.snapshot)
 
 
-# (field, its column expression, the converters of its values) per column of one model
-# in a SELECT.
-_Columns = list[tuple["Field[Any, Any]", Any, list[Callable[..., Any]]]]
-
-
 def model_column(model: type[Model], name: str | None = None) -> str:
     """The column of a model's field (its primary key without ``name``), for SQL built
     from the models."""
@@ -45,36 +43,73 @@ def model_column(model: type[Model], name: str | None = None) -> str:
     return column
 
 
-def _columns(model: type[Model], alias: str, db: str, skip: tuple[str, ...] = ()) -> _Columns:
-    connection = connections[db]
-    columns: _Columns = []
-    for field in model._meta.concrete_fields:
-        if field.attname not in skip:
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    """``JSONField.from_db_value`` without a decoder, by :func:`config.db.json_loads`."""
+    if value is None:
+        return value
+    try:
+        return json_loads(value)
+    except json.JSONDecodeError:
+        return value
+
+
+class _Loader:
+    """Instances of a model from rows of all its concrete columns (``alias.column``,
+    in :attr:`select`'s order), as ``model.from_db`` makes them: each value converted as
+    the ORM converts it (the engine's JSON by orjson, to the same values). Without
+    ``pre_init`` or ``post_init`` receivers for the model, what ``Model.__init__`` does
+    for a loaded row (each value set under its field's attribute name, a new
+    ``ModelState``) is done directly, a tenth of the CPU of its checks and descriptors."""
+
+    def __init__(self, model: type[Model], alias: str, db: str) -> None:
+        connection = connections[db]
+        quote = connection.ops.quote_name
+        self.model, self.db = model, db
+        fields = model._meta.concrete_fields
+        self.select = [f"{alias}.{quote(model_column(model, field.name))}" for field in fields]
+        self.attnames = [field.attname for field in fields]
+        # (position, column expression, converters) of the values that need converting.
+        self.converters: list[tuple[int, Any, list[Callable[..., Any]]]] = []
+        for position, field in enumerate(fields):
             col = field.get_col(alias)
             converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
-            columns.append((field, col, converters))
-    return columns
+            if isinstance(field, JSONField) and field.decoder is None:
+                converters = [
+                    _json_from_db if converter == field.from_db_value else converter
+                    for converter in converters
+                ]
+            if converters:
+                self.converters.append((position, col, converters))
+
+    def load(self, row: Sequence[Any]) -> Any:
+        connection = connections[self.db]
+        values = list(row)
+        for position, col, converters in self.converters:
+            value = values[position]
+            for converter in converters:
+                value = converter(value, col, connection)
+            values[position] = value
+        if pre_init.has_listeners(self.model) or post_init.has_listeners(self.model):
+            return self.model.from_db(self.db, self.attnames, values)
+        instance = self.model.__new__(self.model)
+        instance._state = ModelState()
+        instance._state.adding = False
+        instance._state.db = self.db
+        instance.__dict__.update(zip(self.attnames, values, strict=True))
+        return instance
 
 
 @cache
-def _round_read(db: str) -> tuple[str, _Columns, _Columns, _Columns]:
-    """The round read of every action, hint and detail: the round (without its action
-    log, which the snapshot also holds) with its challenge and party, by id and player,
-    in one statement. Built once per database from the models, as the ORM would write
-    it, so each request skips the ORM's query compilation (a third of a roll's CPU)."""
+def _round_read(db: str) -> tuple[str, _Loader, _Loader, _Loader]:
+    """The round read of every action, hint and detail: the round with its challenge
+    and party, by id and player, in one statement. Built once per database from the
+    models, as the ORM would write it, so each request skips the ORM's query
+    compilation (a third of a roll's CPU)."""
     quote = connections[db].ops.quote_name
-    parts = (
-        ("r", Round, _columns(Round, "r", db, skip=("actions",))),
-        ("c", Challenge, _columns(Challenge, "c", db)),
-        ("p", Party, _columns(Party, "p", db)),
-    )
-    select = ", ".join(
-        f"{alias}.{quote(model_column(model, field.name))}"
-        for alias, model, cols in parts
-        for field, _, _ in cols
-    )
+    loaders = (_Loader(Round, "r", db), _Loader(Challenge, "c", db), _Loader(Party, "p", db))
     sql = (
-        f"SELECT {select} FROM {quote(Round._meta.db_table)} r"
+        f"SELECT {', '.join(column for loader in loaders for column in loader.select)}"
+        f" FROM {quote(Round._meta.db_table)} r"
         f" LEFT JOIN {quote(Challenge._meta.db_table)} c"
         f" ON c.{quote(model_column(Challenge))} = r.{quote(model_column(Round, 'challenge'))}"
         f" LEFT JOIN {quote(Party._meta.db_table)} p"
@@ -82,40 +117,27 @@ def _round_read(db: str) -> tuple[str, _Columns, _Columns, _Columns]:
         f" WHERE r.{quote(model_column(Round))} = %s"
         f" AND r.{quote(model_column(Round, 'player'))} = %s"
     )
-    return sql, parts[0][2], parts[1][2], parts[2][2]
-
-
-def _instance(model: type[Model], db: str, columns: _Columns, values: list[Any]) -> Any:
-    connection = connections[db]
-    converted = []
-    for (_field, col, converters), value in zip(columns, values, strict=True):
-        for converter in converters:
-            value = converter(value, col, connection)
-        converted.append(value)
-    return model.from_db(db, [field.attname for field, _, _ in columns], converted)
+    return sql, *loaders
 
 
 def round_get_for_player(*, round_id: UUID, player: User) -> Round:
     """The player's round, with its challenge and party; another player's round is
     indistinguishable from none (404)."""
     db = router.db_for_read(Round)
-    sql, round_cols, challenge_cols, party_cols = _round_read(db)
+    sql, rounds, challenges, parties = _round_read(db)
     connection = connections[db]
     with prepared_cursor(connection) as cursor:
         cursor.execute(sql, [Round._meta.pk.get_db_prep_value(round_id, connection), player.pk])
         row = cursor.fetchone()
     if row is None:
         raise NotFoundError(_("No such round."), code="round_not_found")
-    row = list(row)
-    split = (len(round_cols), len(round_cols) + len(challenge_cols))
-    rnd: Round = _instance(Round, db, round_cols, row[: split[0]])
-    challenge_row, party_row = row[split[0] : split[1]], row[split[1] :]
-    rnd.challenge = (
-        _instance(Challenge, db, challenge_cols, challenge_row)
-        if rnd.challenge_id is not None
-        else None
-    )
-    rnd.party = _instance(Party, db, party_cols, party_row) if rnd.party_id is not None else None
+    split = (len(rounds.attnames), len(rounds.attnames) + len(challenges.attnames))
+    rnd: Round = rounds.load(row[: split[0]])
+    challenge = challenges.load(row[split[0] : split[1]]) if rnd.challenge_id is not None else None
+    party = parties.load(row[split[1] :]) if rnd.party_id is not None else None
+    # Cached as select_related caches them: read without a query (none when empty).
+    Round._meta.get_field("challenge").set_cached_value(rnd, challenge)
+    Round._meta.get_field("party").set_cached_value(rnd, party)
     return rnd
 
 
@@ -203,6 +225,7 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
     game = game or round_game(rnd)
     day = rnd.challenge.date if rnd.challenge else None
     status = round_status(rnd)
+    theme = round_theme(rnd)
     return {
         "id": str(rnd.id),
         "mode": rnd.mode,
@@ -211,14 +234,14 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "rules": rnd.options,
         "ranked": rnd.ranked,
         "status": status,
-        "theme": round_theme(rnd),
-        "theme_name": clock.theme_name(round_theme(rnd)),
+        "theme": theme,
+        "theme_name": clock.theme_name(theme),
         "turn": game.turn,
         "turns": len(game.ruleset.categories),
         "roll": game.rolls_used,
         "rolls_left": game.rolls_left if status == Round.Status.IN_PROGRESS else 0,
         "dice": list(game.dice),
-        "scorecard": dict(game.scorecard),
+        "scorecard": game.scorecard,
         "options": game.options() if status == Round.Status.IN_PROGRESS else {},
         "upper_total": game.upper_total,
         "bonus": game.bonus,
@@ -477,10 +500,7 @@ def games_for_player(
     every game that is no longer in progress (completed or expired)."""
     # A party is listed once, by its first seat.
     rounds = (
-        Round.objects.filter(player=player)
-        .exclude(seat__gt=0)
-        .select_related("challenge", "party")
-        .defer("actions")
+        Round.objects.filter(player=player).exclude(seat__gt=0).select_related("challenge", "party")
     )
     if mode is not None:
         rounds = rounds.filter(mode=mode)

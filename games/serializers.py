@@ -3,6 +3,7 @@ from rest_framework import serializers
 import yatzy
 from config.fields import (
     BoundedListField,
+    FlatBodySerializer,
     OptionsField,
     StrictCharField,
     StrictChoiceField,
@@ -14,7 +15,7 @@ LEVELS = [level.value for level in Round.Level]
 STATUSES = [status.value for status in Round.Status]
 
 
-class RollSerializer(serializers.Serializer):
+class RollSerializer(FlatBodySerializer):
     hold = BoundedListField(
         child=StrictIntegerField(min_value=0, max_value=99),
         max_length=10,
@@ -25,7 +26,7 @@ class RollSerializer(serializers.Serializer):
     roll = StrictIntegerField(min_value=0, max_value=99, help_text="Rolls used you last saw.")
 
 
-class ScoreSerializer(serializers.Serializer):
+class ScoreSerializer(FlatBodySerializer):
     category = StrictCharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
     turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
 

@@ -33,7 +33,7 @@ from accounts.models import User
 from accounts.names import INVISIBLE_NAME, name_clean, name_key, name_visible
 from accounts.services import player_lock
 from config.api_errors import ConflictError, ServiceError
-from config.db import prepared_cursor
+from config.db import json_dumps, prepared_cursor
 from daily import clock
 from daily.models import Challenge
 from daily.services import challenge_for_play
@@ -77,7 +77,6 @@ def round_create(
         ruleset=ruleset.name,
         options=ruleset.options,
         seed=seed,
-        actions=game.actions,
         snapshot=game.snapshot(),
         level=level,
         opponent={"snapshot": game.snapshot(), "turns": []} if level else None,
@@ -262,7 +261,6 @@ def _round_act(
         with transaction.atomic() if owes_boards or party else nullcontext():
             stored = _round_store(
                 rnd,
-                actions=game.actions,
                 snapshot=game.snapshot(),
                 opponent=rnd.opponent,
                 status=rnd.status,
@@ -291,7 +289,6 @@ def _round_act(
 
 # What an action stores: every column it can change, in this order.
 _ACTION_FIELDS = (
-    "actions",
     "snapshot",
     "opponent",
     "status",
@@ -315,15 +312,23 @@ def _round_store_sql(db: str) -> str:
     )
 
 
+# The engine's JSON (plain dicts, lists, strings, ints, booleans): written by orjson.
+_ENGINE_JSON_FIELDS = frozenset({"snapshot", "opponent"})
+
+
 def _round_store(rnd: Round, **values: Any) -> bool:
     """``UPDATE … WHERE id = <round> AND version = <the version read>``: the action's
     one write, true when it stored (no other request stored first). The statement is
     the ORM's ``filter(pk=…, version=…).update(…)``, written once per database instead
-    of compiled on every action; values go through the fields as the ORM sends them."""
+    of compiled on every action; values go through the fields as the ORM sends them,
+    but for the engine's JSON, which :func:`config.db.json_dumps` writes as
+    :mod:`json` would, at a tenth of its CPU."""
     db = router.db_for_write(Round)
     connection = connections[db]
     params = [
-        Round._meta.get_field(name).get_db_prep_save(values[name], connection)  # type: ignore[union-attr]
+        json_dumps(values[name])
+        if name in _ENGINE_JSON_FIELDS and values[name] is not None
+        else Round._meta.get_field(name).get_db_prep_save(values[name], connection)  # type: ignore[union-attr]
         for name in _ACTION_FIELDS
     ]
     params += [Round._meta.pk.get_db_prep_value(rnd.pk, connection), rnd.version]

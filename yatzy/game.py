@@ -61,13 +61,17 @@ _Action = _Roll | _Score
 
 
 def _parse_action(action: object) -> _Action:
-    if isinstance(action, Mapping):
-        if action.keys() == {"type", "hold"} and action["type"] == "roll":
-            hold = action["hold"]
+    # JSON objects arrive as dicts: the exact type is checked first, as the common case.
+    if (type(action) is dict or isinstance(action, Mapping)) and len(action) == 2:
+        kind = action.get("type")
+        if kind == "roll":
+            hold = action.get("hold")
             if isinstance(hold, list | tuple):
                 return _Roll(tuple(hold))
-        if action.keys() == {"type", "category"} and action["type"] == "score":
-            return _Score(action["category"])
+        elif kind == "score":
+            category = action.get("category")
+            if type(category) is str:
+                return _Score(category)
     raise InvalidActionError(
         'an action is {"type": "roll", "hold": [positions]} or '
         f'{{"type": "score", "category": box}}, not {action!r}'
@@ -80,11 +84,7 @@ def _checked_hold(hold: Iterable[int], dice_count: int, first_roll: bool) -> tup
         positions = tuple(sorted(hold))
     except TypeError:
         positions = None
-    if (
-        positions is None
-        or not all(type(position) is int and 0 <= position < dice_count for position in positions)
-        or len(set(positions)) != len(positions)
-    ):
+    if positions is None or not _distinct_positions(positions, dice_count):
         raise InvalidHoldError(
             f"hold lists distinct die positions from 0 to {dice_count - 1}, not {hold!r}",
             reason="positions",
@@ -95,6 +95,16 @@ def _checked_hold(hold: Iterable[int], dice_count: int, first_roll: bool) -> tup
             "the first roll of a turn throws all dice: hold must be empty", reason="first_roll"
         )
     return positions
+
+
+def _distinct_positions(positions: tuple[Any, ...], dice_count: int) -> bool:
+    """Whether sorted ``positions`` are distinct ints from 0 to ``dice_count - 1``."""
+    previous = -1
+    for position in positions:
+        if type(position) is not int or position <= previous:
+            return False
+        previous = position
+    return previous < dice_count
 
 
 class Game:
@@ -368,11 +378,14 @@ class Game:
         >>> snapshot["ruleset"]["name"], snapshot["turn"], snapshot["dice"], snapshot["total"]
         ('yahtzee', 0, [], 0)
         """
+        return {"actions": self.actions, **self._state()}
+
+    def _state(self) -> dict[str, Any]:
+        """The snapshot without its action log: what the log and the scorecard decide."""
         return {
             "version": SNAPSHOT_VERSION,
             "ruleset": {"name": self._ruleset.name, "options": self._ruleset.options},
             "seed": self._seed.hex(),
-            "actions": self.actions,
             "turn": self._turn,
             "rolls_used": self._rolls_used,
             "dice": list(self._dice),
@@ -419,10 +432,11 @@ class Game:
         if not isinstance(data["actions"], list):
             raise InvalidSnapshotError("actions must be a list")
         actions = [_parse_action(action) for action in data["actions"]]
-        turn_starts = [i + 1 for i, action in enumerate(actions) if isinstance(action, _Score)]
-        current_turn_start = turn_starts[-1] if turn_starts else 0
+        current_turn_start = len(actions)
+        while current_turn_start and type(actions[current_turn_start - 1]) is _Roll:
+            current_turn_start -= 1
 
-        scored = [action.category for action in actions if isinstance(action, _Score)]
+        scored = [action.category for action in actions if type(action) is _Score]
         game._card = _card_of(rules, data["scorecard"])
         filled = [
             category
@@ -445,8 +459,13 @@ class Game:
             assert isinstance(action, _Roll)
             game.roll(action.hold)
 
-        restored = game.snapshot()
-        mismatched = sorted(key for key in _SNAPSHOT_KEYS if restored[key] != data[key])
+        # The whole turns' actions are the stored ones, checked by _bank_after; the
+        # current turn's rolls were made again, and their holds must be stored as the
+        # game logs them (sorted). The rest must be what the log and scorecard give.
+        restored = game._state()
+        mismatched = sorted(key for key, value in restored.items() if value != data[key])
+        if game._actions != actions:
+            mismatched.append("actions")
         if mismatched:
             raise InvalidSnapshotError(
                 f"snapshot fields disagree with its actions: {', '.join(mismatched)}"

@@ -368,9 +368,7 @@ class Ruleset(abc.ABC):
         {'forced_order': False, 'saved_rolls': False, 'upper_bonus': [75, 50],
          'extra_yatzy_bonus': 0, 'full_straight_points': 21}
         """
-        return {
-            field.name: _json_value(getattr(self, field.name)) for field in dataclasses.fields(self)
-        }
+        return {name: _json_value(getattr(self, name)) for name in _option_names(type(self))}
 
     def score(self, category: str, dice: Iterable[int]) -> int:
         """Points of ``dice`` in box ``category``, with no game context (no joker, no bonus).
@@ -661,6 +659,11 @@ def _score_table(ruleset: Ruleset) -> dict[Dice, tuple[int, ...]]:
     return table
 
 
+@functools.cache
+def _option_names(cls: type[Ruleset]) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
 def get_ruleset(name: str, /, **options: Any) -> Ruleset:
     """The ruleset ``name`` ("maxi", "yatzy" or "yahtzee") with ``options`` (SPEC §2.3).
 
@@ -675,6 +678,46 @@ def get_ruleset(name: str, /, **options: Any) -> Ruleset:
     ...
     yatzy.errors.OptionNotApplicableError: option 'full_straight_points' does not apply to yatzy ...
     """
+    key = _options_key(options)
+    if key is None:
+        return _ruleset_checked(name, options)
+    return _ruleset_of_key(name, key)
+
+
+def _options_key(options: dict[str, Any]) -> tuple[Any, ...] | None:
+    """``options`` as a key that tells apart whatever the checks tell apart (``True``
+    and ``1`` hash alike, so each value comes with its type); None if a value is of a
+    type no option takes."""
+
+    def value_key(value: object) -> object:
+        if isinstance(value, list | tuple):
+            return (type(value).__name__, *map(value_key, value))
+        if value is None or isinstance(value, bool | int | float | str):
+            return (type(value).__name__, value)
+        raise TypeError
+
+    try:
+        return tuple(sorted((option, value_key(value)) for option, value in options.items()))
+    except TypeError:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def _ruleset_of_key(name: str, key: tuple[Any, ...]) -> Ruleset:
+    # Each restored game asks for its ruleset: the checks run once per set of options.
+    # The key's values come back as they were given (their types dropped).
+    return _ruleset_checked(name, {option: _key_value(value) for option, value in key})
+
+
+def _key_value(key: Any) -> Any:
+    kind, *values = key
+    if kind in ("list", "tuple"):
+        items = [_key_value(value) for value in values]
+        return items if kind == "list" else tuple(items)
+    return values[0]
+
+
+def _ruleset_checked(name: str, options: dict[str, Any]) -> Ruleset:
     cls = _ruleset_type(name)
     accepted = [field.name for field in dataclasses.fields(cls)]
     for option in sorted(options.keys() - accepted):

@@ -75,7 +75,7 @@ def test_another_players_token_gets_404_on_every_round_endpoint_and_method():
         owner.post(
             f"/api/v1/rounds/{state['id']}/roll/", {"hold": [], "turn": 0, "roll": 0}, format="json"
         )
-        before = Round.objects.values("actions", "snapshot", "status").get(pk=state["id"])
+        before = Round.objects.values("snapshot", "status", "version").get(pk=state["id"])
         checked = 0
         for route, view in object_routes():
             url = "/" + route.replace("<uuid:round_id>", state["id"])
@@ -87,7 +87,7 @@ def test_another_players_token_gets_404_on_every_round_endpoint_and_method():
                 assert response.json()["code"] == "round_not_found"
                 checked += 1
     assert checked >= 3
-    assert Round.objects.values("actions", "snapshot", "status").get(pk=state["id"]) == before
+    assert Round.objects.values("snapshot", "status", "version").get(pk=state["id"]) == before
 
 
 PARTY_BODIES = {"post": {"seat": 0, "hold": [], "turn": 0, "roll": 0, "category": "chance"}}
@@ -101,7 +101,9 @@ def test_another_players_token_gets_404_on_every_party_endpoint_and_method():
         {"mode": "party", "seats": ["Ann", "Bo"], "ruleset": "yatzy"},
         format="json",
     ).json()
-    before = list(Round.objects.filter(party_id=party["id"]).values("actions", "status"))
+    before = list(
+        Round.objects.filter(party_id=party["id"]).values("snapshot", "status", "version")
+    )
     checked = 0
     for method, url in calls("party_id", party["id"]):
         response = getattr(intruder, method)(url, PARTY_BODIES.get(method), format="json")
@@ -109,7 +111,10 @@ def test_another_players_token_gets_404_on_every_party_endpoint_and_method():
         assert response.json()["code"] == "party_not_found"
         checked += 1
     assert checked == 3
-    assert list(Round.objects.filter(party_id=party["id"]).values("actions", "status")) == before
+    assert (
+        list(Round.objects.filter(party_id=party["id"]).values("snapshot", "status", "version"))
+        == before
+    )
 
 
 def test_friend_codes_are_404_to_every_method_once_revoked_and_only_the_sharer_may_revoke():
