@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import ngettext
 from rest_framework import serializers
+from rest_framework.utils.formatting import lazy_format
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -85,5 +86,31 @@ class FlatBodySerializer(serializers.Serializer[Any]):
     the instance; nothing here reads a child's context. Fields that nest a serializer
     (whose context the copy would lose) do not belong here."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for field in cls._declared_fields.values():
+            for shared in (field, getattr(field, "child", None)):
+                for validator in getattr(shared, "validators", ()):
+                    if isinstance(getattr(validator, "message", None), lazy_format):
+                        validator.message = _FormattedEachTime(validator.message)
+
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {name: copy.copy(field) for name, field in self._declared_fields.items()}
+
+
+class _FormattedEachTime:
+    """A validator's message formatted each time it is shown. DRF's ``lazy_format``
+    keeps its first result, right for a field used once, wrong for one shared by every
+    request: the first request's language would answer all the later ones."""
+
+    def __init__(self, message: lazy_format) -> None:
+        self.format_string, self.kwargs = message.format_string, message.kwargs
+        if message.args or self.format_string is None:
+            raise TypeError("a message already formatted, or with positional arguments")
+
+    def __str__(self) -> str:
+        return str(self.format_string).format(**self.kwargs)
+
+    def __mod__(self, value: Any) -> str:
+        formatted: str = str(self) % value
+        return formatted

@@ -85,3 +85,17 @@ def test_the_schema_sees_the_same_fields(flat: type[FlatBodySerializer]) -> None
         assert type(ours[name]) is type(drfs[name])
         assert ours[name].required == drfs[name].required
         assert ours[name].help_text == drfs[name].help_text
+
+
+def test_a_shared_fields_message_speaks_each_requests_language() -> None:
+    """The fields' validators are shared by every request: the first request's language
+    must not answer the next ones (DRF's ``lazy_format`` keeps its first result)."""
+    body = {"hold": [], "turn": 2, "roll": 1, "seat": 10}
+    with translation.override("nl"):
+        dutch = PartyRollSerializer(data=body)
+        assert not dutch.is_valid()
+    with translation.override("en"):
+        english = PartyRollSerializer(data=body)
+        assert not english.is_valid()
+    assert english.errors["seat"] == ["Ensure this value is less than or equal to 9."]
+    assert dutch.errors["seat"] != english.errors["seat"]
