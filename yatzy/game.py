@@ -58,6 +58,8 @@ class _Score(NamedTuple):
 
 
 _Action = _Roll | _Score
+# A NamedTuple's own constructor is a Python function; restoring a game builds dozens.
+_new_action = tuple.__new__
 
 
 def _parse_action(action: object) -> _Action:
@@ -67,11 +69,11 @@ def _parse_action(action: object) -> _Action:
         if kind == "roll":
             hold = action.get("hold")
             if isinstance(hold, list | tuple):
-                return _Roll(tuple(hold))
+                return _new_action(_Roll, (tuple(hold),))
         elif kind == "score":
             category = action.get("category")
             if type(category) is str:
-                return _Score(category)
+                return _new_action(_Score, (category,))
     raise InvalidActionError(
         'an action is {"type": "roll", "hold": [positions]} or '
         f'{{"type": "score", "category": box}}, not {action!r}'
@@ -509,7 +511,7 @@ def _bank_after(rules: Ruleset, completed_turns: Sequence[_Action]) -> int:
     bank = 0
     rolls_in_turn = 0
     for action in completed_turns:
-        if isinstance(action, _Roll):
+        if type(action) is _Roll:
             _checked_hold(action.hold, rules.dice_count, first_roll=rolls_in_turn == 0)
             if rolls_in_turn >= ROLLS_PER_TURN:
                 bank -= 1
