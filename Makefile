@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 UV_VERSION := 0.13.9
 ENSURE_UV := command -v uv >/dev/null 2>&1 || python3 -m pip install -q "uv==$(UV_VERSION)"
 
-.PHONY: install install-run run test test-figures lint bench bench-api bench-leaderboards bench-pages bench-skill messages catalogues
+.PHONY: install install-run run test test-figures lint bench bench-api bench-instructions bench-leaderboards bench-pages bench-skill messages catalogues
 
 # Everything `make test` needs: the service's packages and the dev tools (pytest, ruff,
 # mypy, schemathesis, playwright, ...), exactly as uv.lock has them.
@@ -70,12 +70,17 @@ bench: install
 	$(PY) -m bench.engine
 	$(PY) -m bench.strategy
 
-# These three need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
+# These need PostgreSQL: DATABASE_URL / BENCH_DATABASE_URL name a scratch database.
 bench-api: install
 	$(PY) -m bench.api
 
 bench-leaderboards: install
 	$(PY) -m bench.leaderboards
+
+# The API's requests counted in instructions under valgrind (Debian package): the
+# machine's other load cannot move these, unlike bench-api's requests per second.
+bench-instructions: install
+	$(PY) -m bench.instructions
 
 # The analysis of a revealed day (skill and luck) by one Celery worker and by two, and the
 # workers a million rounds need (BENCH_DATABASE_URL, default a yatzy_bench_skill

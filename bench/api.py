@@ -51,6 +51,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "bench" / "wrk"
 PLAIN = "/api/bench/plain/"
 ME = "/api/v1/accounts/me/"
+# The web process's settings here: as deployed (DEBUG off), with the benchmark route.
+SERVER_ENV = {
+    "DEBUG": "false",
+    "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
+    "DAILY_SEED_SECRET": "bench-only-daily-seed-secret",
+    "SECURE_SSL_REDIRECT": "false",
+    "BENCH_ENDPOINTS": "true",
+    # The throttle still runs on every play request; it must not refuse the load.
+    "THROTTLE_PLAY": "1000000/minute",
+}
 
 
 @dataclass
@@ -308,13 +318,7 @@ def gunicorn(
     the master's pid."""
     env = {
         **os.environ,
-        "DEBUG": "false",
-        "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-        "DAILY_SEED_SECRET": "bench-only-daily-seed-secret",
-        "SECURE_SSL_REDIRECT": "false",
-        "BENCH_ENDPOINTS": "true",
-        # The throttle still runs on every play request; it must not refuse the load.
-        "THROTTLE_PLAY": "1000000/minute",
+        **SERVER_ENV,
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_LOGLEVEL": "warning",
     }
