@@ -719,7 +719,7 @@ def _key_value(key: Any) -> Any:
 
 def _ruleset_checked(name: str, options: dict[str, Any]) -> Ruleset:
     cls = _ruleset_type(name)
-    accepted = [field.name for field in dataclasses.fields(cls)]
+    accepted = list(_option_names(cls))
     for option in sorted(options.keys() - accepted):
         known_options = f"{name} accepts: {', '.join(accepted)}"
         error = OptionNotApplicableError if option in _OPTIONS else UnknownOptionError
