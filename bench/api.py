@@ -33,6 +33,7 @@ import json
 import os
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -283,17 +284,49 @@ def ratios(plain: Phase, drf: Phase, play: Phase) -> None:
 
 
 def phases(
-    url: str, env: dict[str, str], *, connections: int, duration: int, server_pids: list[int]
+    url: str,
+    env: dict[str, str],
+    *,
+    connections: int,
+    duration: int,
+    server_pids: list[int],
+    backwards: bool = False,
 ) -> list[Phase]:
-    """The three phases in order, each for the same duration and connection count."""
-    return [
-        wrk(name, url + path, script, connections, duration, env, server_pids=server_pids)
-        for name, path, script in (
-            ("plain Django JSON view", PLAIN, "get.lua"),
-            ("DRF GET accounts/me/", ME, "get.lua"),
-            ("play: roll/roll/roll/score", "", "play.lua"),
-        )
+    """The three phases (plain, DRF, play), each for the same duration and connection
+    count; run in that order, or the other way round with ``backwards``, and returned in
+    that order either way."""
+    kinds = [
+        ("plain Django JSON view", PLAIN, "get.lua"),
+        ("DRF GET accounts/me/", ME, "get.lua"),
+        ("play: roll/roll/roll/score", "", "play.lua"),
     ]
+    done = {
+        name: wrk(name, url + path, script, connections, duration, env, server_pids=server_pids)
+        for name, path, script in (kinds[::-1] if backwards else kinds)
+    }
+    return [done[name] for name, _path, _script in kinds]
+
+
+def ratios_over_rounds(rounds: list[list[Phase]]) -> None:
+    """Each ratio's median and range over rounds of the three phases. A shared virtual
+    machine's speed drifts by a fifth from one minute to the next; rounds that alternate
+    the phases' order let both sides of a ratio see the same minutes."""
+
+    def per_cpu_s(phase: Phase) -> float:
+        return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
+
+    print(
+        f"\n  {'ratios over ' + str(len(rounds)) + ' rounds':<28} {'req/s: median (range)':>24}"
+        f" {'req/web CPU-s: median (range)':>31}"
+    )
+    for label, a, b in (("play / plain Django", 2, 0), ("DRF trivial / plain Django", 1, 0)):
+        by_rate = [phases[a].rate / phases[b].rate for phases in rounds]
+        by_cpu = [per_cpu_s(phases[a]) / per_cpu_s(phases[b]) for phases in rounds]
+        print(f"  {label:<28} {_median_range(by_rate):>24} {_median_range(by_cpu):>31}")
+
+
+def _median_range(values: list[float]) -> str:
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
 @contextmanager
@@ -366,6 +399,13 @@ def main() -> None:
     )
     parser.add_argument("--closed-only", action="store_true", help="skip the one-connection phases")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="closed-loop rounds of the three phases, every other one in reverse order; "
+        "with more than one, each ratio's median and range",
+    )
+    parser.add_argument(
         "--cpus", default=None, help="pin the gunicorn processes to these CPUs (taskset -c)"
     )
     parser.add_argument(
@@ -409,12 +449,26 @@ def main() -> None:
         # Warm up: every worker opens its database connection.
         for path in (PLAIN, ME):
             wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
-        closed = phases(
-            url, env, connections=args.connections, duration=args.duration, server_pids=server_pids
-        )
-        report(f"Closed loop, {args.connections} connections (capacity)", closed)
-        ratios(*closed)
-        served = sum(phase.requests for phase in closed) + 6 * args.connections
+        rounds = []
+        for number in range(args.rounds):
+            closed = phases(
+                url,
+                env,
+                connections=args.connections,
+                duration=args.duration,
+                server_pids=server_pids,
+                backwards=number % 2 == 1,
+            )
+            rounds.append(closed)
+            title = f"Closed loop, {args.connections} connections (capacity)"
+            if args.rounds > 1:
+                order = "play first" if number % 2 else "plain first"
+                title += f", round {number + 1} of {args.rounds} ({order})"
+            report(title, closed)
+            ratios(*closed)
+        if args.rounds > 1:
+            ratios_over_rounds(rounds)
+        served = sum(phase.requests for closed in rounds for phase in closed) + 6 * args.connections
         print(f"\n  memory per web worker after about {served:,} requests in all (mixed):")
         for pid, rss, pss, private in worker_memory(server_pids):
             print(
