@@ -267,13 +267,14 @@ def report(title: str, phases: list[Phase]) -> None:
         )
 
 
+def per_cpu_s(phase: Phase) -> float:
+    """Requests per CPU-second of the web server during the phase."""
+    return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
+
+
 def ratios(plain: Phase, drf: Phase, play: Phase) -> None:
     """Each pair as throughput ratios and as ratios of requests per CPU-second of the web
     server: the second is what other processes on the machine disturb least."""
-
-    def per_cpu_s(phase: Phase) -> float:
-        return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
-
     print(f"\n  {'ratios (same run)':<28} {'req/s':>7} {'req/web CPU-s':>14}")
     for label, a, b in (
         ("play / DRF trivial", play, drf),
@@ -311,10 +312,6 @@ def ratios_over_rounds(rounds: list[list[Phase]]) -> None:
     """Each ratio's median and range over rounds of the three phases. A shared virtual
     machine's speed drifts by a fifth from one minute to the next; rounds that alternate
     the phases' order let both sides of a ratio see the same minutes."""
-
-    def per_cpu_s(phase: Phase) -> float:
-        return phase.requests / phase.server_cpu_s if phase.server_cpu_s else float("nan")
-
     print(
         f"\n  {'ratios over ' + str(len(rounds)) + ' rounds':<28} {'req/s: median (range)':>24}"
         f" {'req/web CPU-s: median (range)':>31}"
@@ -417,6 +414,8 @@ def main() -> None:
         "(needs the Maxi table in YATZY_TABLES_DIR: python manage.py solve maxi); 0: skip",
     )
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be 1 or more")
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("Set DATABASE_URL to a scratch PostgreSQL database (it is migrated and emptied).")
     if shutil.which("wrk") is None:
