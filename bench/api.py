@@ -22,7 +22,8 @@ the service time of a request on an otherwise idle server. (A paced run with thi
 time would measure an artifact instead: gunicorn's sync workers close each connection
 after answering, wrk reconnects at once and then waits, and every such idle connection
 holds a worker.) Play is printed beside both baselines of the same run, as ratios;
-latencies are percentiles of wrk's own distribution.
+latencies are percentiles of wrk's own distribution. ``--rounds N`` runs the closed-loop
+phases N times, every other round play first, and prints each ratio's median and range.
 """
 
 from __future__ import annotations
@@ -450,18 +451,19 @@ def main() -> None:
             wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
         rounds = []
         for number in range(args.rounds):
+            backwards = number % 2 == 1
             closed = phases(
                 url,
                 env,
                 connections=args.connections,
                 duration=args.duration,
                 server_pids=server_pids,
-                backwards=number % 2 == 1,
+                backwards=backwards,
             )
             rounds.append(closed)
             title = f"Closed loop, {args.connections} connections (capacity)"
             if args.rounds > 1:
-                order = "play first" if number % 2 else "plain first"
+                order = "play first" if backwards else "plain first"
                 title += f", round {number + 1} of {args.rounds} ({order})"
             report(title, closed)
             ratios(*closed)

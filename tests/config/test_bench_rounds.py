@@ -34,7 +34,9 @@ def test_a_backwards_round_runs_play_first_and_answers_in_the_usual_order(monkey
     ran.clear()
     backwards = phases("http://x", {}, backwards=True, **kwargs)
     assert first == [phase.name for phase in forwards]
+    assert first[0] == "plain Django JSON view"
     assert ran == first[::-1]
+    assert ran[0].startswith("play")
     assert [phase.name for phase in backwards] == first
 
 
