@@ -22,7 +22,8 @@ from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from knox import auth as knox_auth
 from knox.crypto import hash_token
 from knox.models import AuthToken
-from knox.settings import CONSTANTS
+from knox.settings import CONSTANTS, knox_settings
+from rest_framework.authentication import get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated
 from rest_framework.request import Request
 
@@ -53,6 +54,18 @@ def player_language_activate(request: HttpRequest, user: AbstractBaseUser | Anon
     their browser's Accept-Language, which config.i18n already applied)."""
     if isinstance(user, User) and user.language:
         language_activate_for_player(request, user.language)
+
+
+def is_token_request(request: HttpRequest) -> bool:
+    """Whether :class:`TokenAuthentication` decides who sends this request: its
+    ``Authorization`` header names the token scheme (knox's own test, case-insensitive),
+    so the request is authenticated by its token or refused, and no other way of
+    authenticating (the session's) is ever consulted."""
+    parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # reads META
+    return bool(parts) and parts[0].lower() == _TOKEN_SCHEME
+
+
+_TOKEN_SCHEME = knox_settings.AUTH_HEADER_PREFIX.encode().lower()
 
 
 def _token_cache_key(digest: str) -> str:

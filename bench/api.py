@@ -10,7 +10,8 @@ state is one player's (``bench/wrk/*.lua``). Three phases, each for the same dur
 and number of connections:
 
 1. plain: ``GET /api/bench/plain/``, a plain Django JSON view: the framework's floor
-   (Django's request cycle and middleware; no DRF, no database);
+   (Django's request cycle and middleware; no DRF, no database), requested without
+   credentials (``plain.lua``), so through the whole middleware stack;
 2. drf: ``GET /api/v1/accounts/me/``, a trivial authenticated DRF endpoint (token
    lookup, one row serialised);
 3. play: each connection plays its own rounds, roll, roll, roll, score per turn, with
@@ -298,7 +299,7 @@ def phases(
     count; run in that order, or the other way round with ``backwards``, and returned in
     that order either way."""
     kinds = [
-        ("plain Django JSON view", PLAIN, "get.lua"),
+        ("plain Django JSON view", PLAIN, "plain.lua"),
         ("DRF GET accounts/me/", ME, "get.lua"),
         ("play: roll/roll/roll/score", "", "play.lua"),
     ]

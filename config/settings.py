@@ -67,14 +67,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.api_guard.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, authentication, the player's language and messages serve pages and the
+    # admin; an API request with a token passes them by (accounts/middleware.py).
+    "accounts.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.AuthenticationMiddleware",
     # A logged-in player's profile language over the header (pages, the admin); API
     # tokens are read in the view, where accounts.auth does the same.
     "accounts.middleware.PlayerLanguageMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "web.middleware.PageHeadersMiddleware",
 ]

@@ -1,5 +1,5 @@
 -- One GET of the URL given to wrk per request, authenticated as the thread's player:
--- bench.api's "plain" (a plain Django JSON view) and "drf" (GET accounts/me/) phases.
+-- bench.api's "drf" phase (GET accounts/me/) and its warm-up.
 -- The request is built once (no request() function), so wrk sends it at full speed.
 
 dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "common.lua")

@@ -42,8 +42,8 @@ def test_the_bench_scripts_get_only_successes(live_stack_factory, tmp_path):
     players.write_text("".join(lines))
     env = {**os.environ, "BENCH_PLAYERS": str(players), "BENCH_DAY": clock.today().isoformat()}
 
-    for path in (PLAIN, ME):
-        phase = wrk("get", stack.url + path, "get.lua", 2, 1, env)
+    for path, script in ((PLAIN, "plain.lua"), (ME, "get.lua")):
+        phase = wrk("get", stack.url + path, script, 2, 1, env)
         assert phase.requests > 0 and phase.errors == {}, phase
     play = wrk("play", stack.url, "play.lua", 2, 2, env)
     assert play.errors == {}, play
