@@ -56,6 +56,10 @@ def player_language_activate(request: HttpRequest, user: AbstractBaseUser | Anon
         language_activate_for_player(request, user.language)
 
 
+# The scheme word of TokenAuthentication's header ("Token"), as knox compares it.
+_TOKEN_SCHEME = knox_settings.AUTH_HEADER_PREFIX.encode().lower()
+
+
 def is_token_request(request: HttpRequest) -> bool:
     """Whether :class:`TokenAuthentication` decides who sends this request: its
     ``Authorization`` header names the token scheme (knox's own test, case-insensitive),
@@ -63,9 +67,6 @@ def is_token_request(request: HttpRequest) -> bool:
     authenticating (the session's) is ever consulted."""
     parts = get_authorization_header(request).split()  # type: ignore[arg-type]  # reads META
     return bool(parts) and parts[0].lower() == _TOKEN_SCHEME
-
-
-_TOKEN_SCHEME = knox_settings.AUTH_HEADER_PREFIX.encode().lower()
 
 
 def _token_cache_key(digest: str) -> str:
