@@ -54,6 +54,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "bench" / "wrk"
 PLAIN = "/api/bench/plain/"
 ME = "/api/v1/accounts/me/"
+# The closed-loop phases in their usual order: (name, path, wrk script). Play's script
+# finds its own paths.
+PHASES = (
+    ("plain Django JSON view", PLAIN, "plain.lua"),
+    ("DRF GET accounts/me/", ME, "get.lua"),
+    ("play: roll/roll/roll/score", "", "play.lua"),
+)
 # The web process's settings here: as deployed (DEBUG off), with the benchmark route.
 SERVER_ENV = {
     "DEBUG": "false",
@@ -298,16 +305,11 @@ def phases(
     """The three phases (plain, DRF, play), each for the same duration and connection
     count; run in that order, or the other way round with ``backwards``, and returned in
     that order either way."""
-    kinds = [
-        ("plain Django JSON view", PLAIN, "plain.lua"),
-        ("DRF GET accounts/me/", ME, "get.lua"),
-        ("play: roll/roll/roll/score", "", "play.lua"),
-    ]
     done = {
         name: wrk(name, url + path, script, connections, duration, env, server_pids=server_pids)
-        for name, path, script in (kinds[::-1] if backwards else kinds)
+        for name, path, script in (PHASES[::-1] if backwards else PHASES)
     }
-    return [done[name] for name, _path, _script in kinds]
+    return [done[name] for name, _path, _script in PHASES]
 
 
 def ratios_over_rounds(rounds: list[list[Phase]]) -> None:
@@ -448,8 +450,8 @@ def main() -> None:
         # Other processes on the machine skew every figure; the load says how much.
         print(f"Load average before: {os.getloadavg()[0]:.2f}")
         # Warm up: every worker opens its database connection.
-        for path in (PLAIN, ME):
-            wrk("warm-up", url + path, "get.lua", args.connections, 3, env)
+        for _name, path, script in PHASES[:2]:
+            wrk("warm-up", url + path, script, args.connections, 3, env)
         rounds = []
         for number in range(args.rounds):
             backwards = number % 2 == 1

@@ -1,5 +1,5 @@
--- Shared by the bench.api wrk scripts (get.lua, play.lua load it with dofile): one
--- player per wrk thread, and one machine-readable summary line.
+-- Shared by the bench.api wrk scripts (get.lua, plain.lua and play.lua load it with
+-- dofile): one player per wrk thread, and one machine-readable summary line.
 --
 -- bench.api runs wrk with as many threads as connections, so each thread drives exactly
 -- one connection and its Lua state is that connection's state (wrk does not say which
