@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from accounts.services import user_token_create
-from bench.api import ME, PLAIN, wrk
+from bench.api import PHASES, wrk
 from daily import clock
 from games import services
 from tests.factories import make_player
@@ -42,8 +42,8 @@ def test_the_bench_scripts_get_only_successes(live_stack_factory, tmp_path):
     players.write_text("".join(lines))
     env = {**os.environ, "BENCH_PLAYERS": str(players), "BENCH_DAY": clock.today().isoformat()}
 
-    for path, script in ((PLAIN, "plain.lua"), (ME, "get.lua")):
-        phase = wrk("get", stack.url + path, script, 2, 1, env)
+    for name, path, script in PHASES[:2]:
+        phase = wrk(name, stack.url + path, script, 2, 1, env)
         assert phase.requests > 0 and phase.errors == {}, phase
     play = wrk("play", stack.url, "play.lua", 2, 2, env)
     assert play.errors == {}, play
