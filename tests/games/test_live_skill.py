@@ -6,7 +6,7 @@ Nothing in the code slows the job for this test. On PostgreSQL the test holds a 
 lock on one round in the middle of the day, as a concurrent writer would: the worker
 analyses the rounds before it, then waits to store that one, and is killed there.
 SQLite has one writer at a time: the test takes the write lock once the worker has
-stored a few rounds, so the worker waits at its next write."""
+stored its first round, so the worker waits at its next write."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_a_worker_killed_mid_analysis_leaves_no_round_analysed_twice_or_skipped(
     with analysis_blocked(rounds[HELD]) as worker_waits:
         worker = stack.start_worker(queues="celery,analysis")
         tasks.skill_analyses_due.delay()  # what the beat sends every minute
-        wait_for(worker_waits, 120, 0.02)
+        wait_for(worker_waits, 120, 0.002)
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait()
     cut_off = analysed()
@@ -114,22 +114,28 @@ def test_a_worker_killed_mid_analysis_leaves_no_round_analysed_twice_or_skipped(
 def analysis_blocked(held: Round) -> Iterator[Callable[[], bool]]:
     """Yields "the worker now waits, mid-chunk". PostgreSQL: a row lock on ``held``
     (the worker waits to store its loss). SQLite: the write lock, taken once the worker
-    has stored a few rounds (it waits at its next write)."""
+    has stored its first round (it waits at its next write). The worker stores a round
+    every 15 ms or so: the count is read on the lock's own connection, without the ORM,
+    and polled every few milliseconds, so the lock comes long before the last round."""
     if connection.vendor == "postgresql":
         with transaction.atomic():
             Round.objects.select_for_update().filter(pk=held.pk).get()
             yield waiting_on_me
         return
     lock = sqlite3.connect(connection.settings_dict["NAME"], timeout=30)
+    stored = (
+        f"SELECT count(*) FROM {Round._meta.db_table}"
+        f" WHERE {Round._meta.get_field('loss').column} IS NOT NULL"
+    )
 
-    def lock_after_a_few() -> bool:
-        if len(analysed()) < 2:
+    def lock_after_the_first() -> bool:
+        if lock.execute(stored).fetchone()[0] < 1:
             return False
         lock.execute("BEGIN IMMEDIATE")
         return True
 
     try:
-        yield lock_after_a_few
+        yield lock_after_the_first
     finally:
         lock.rollback()
         lock.close()
