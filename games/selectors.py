@@ -313,14 +313,21 @@ def challenge_payload(*, challenge: Challenge, player: User | None) -> dict[str,
 def round_advice_check(rnd: Round) -> None:
     """Hints and analysis come from the exact table, so they are refused (403
     ``hint_unavailable``) on every round of a daily whose seed is not revealed yet:
-    they would help a ranked score. Any other round, and every round of a revealed day,
-    may have them."""
+    they would help a ranked score; on a friend round until it is over; and on any other
+    finished round while the player has an unfinished round on its seed. Any other
+    round, and every round of a revealed day, may have them."""
     if rnd.challenge is not None and not clock.is_revealed(rnd.challenge.date):
         raise ForbiddenError(
             _("There are no hints or analysis for the daily until its day is over."),
             code="hint_unavailable",
         )
-    if rnd.mode == Round.Mode.FRIEND and rnd.status == Round.Status.IN_PROGRESS:
+    if (rnd.mode == Round.Mode.FRIEND and rnd.status == Round.Status.IN_PROGRESS) or (
+        rnd.challenge is None
+        and rnd.status != Round.Status.IN_PROGRESS
+        and seed_unfinished(player_id=rnd.player_id, seed=bytes(rnd.seed)) is not None
+    ):
+        # The second: a finished round's analysis while the player has a friend round on
+        # the same seed unfinished (another code's) would be hints for it.
         raise ForbiddenError(
             _("A friend challenge is played without hints; the analysis is there afterwards."),
             code="hint_unavailable",
@@ -756,9 +763,11 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
     or has finished; both scorecards, turn by turn, once both are finished. A shared
     daily shows the sharer's boxes and points turn by turn, but not their dice until
     the day is revealed: the friend never rolled those dice (their own holds differed),
-    and before the reveal they would tell more of the day's dice stream. ``counts``
-    says, for a shared daily, whether the friend's round of it is (or would be) their
-    ranked round of the day (``ranked``) or practice; ``None`` for other games."""
+    and before the reveal they would tell more of the day's dice stream. No dice at
+    all, the friend's own included, while the friend has an unfinished round on the
+    same seed (another code's): they would tell its dice to come. ``counts`` says, for
+    a shared daily, whether the friend's round of it is (or would be) their ranked
+    round of the day (``ranked``) or practice; ``None`` for other games."""
     shared = share.round
     mine = (
         None
@@ -770,6 +779,17 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
     )
     finished = mine is not None and round_status(mine) != Round.Status.IN_PROGRESS
     both = finished and shared.status == Round.Status.COMPLETED
+    # The dice turn by turn tell the seed's dice stream: like the seed (round_seed_shown),
+    # none while the player has an unfinished round on these dice (another code's).
+    dice = not (
+        both
+        and player is not None
+        and shared.challenge is None
+        and seed_unfinished(player_id=player.pk, seed=bytes(shared.seed)) is not None
+    )
+    sharers_dice = dice and (
+        shared.challenge is None or challenge_seed_shown(shared.challenge) is not None
+    )
     sharer = shared.player
     counts = None
     if shared.challenge is not None:
@@ -799,7 +819,7 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
             "status": round_status(mine),
             "total": mine.total if finished else None,
             **(_scored(round_game(mine)) if finished else {"scorecard": None}),
-            "turns": _turn_by_turn(mine) if both else None,
+            "turns": _turn_by_turn(mine, dice=dice) if both else None,
         },
         "sharer_round": None
         if not both
@@ -808,7 +828,7 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
             "total": shared.total,
             "turns": _turn_by_turn(
                 shared,
-                dice=shared.challenge is None or challenge_seed_shown(shared.challenge) is not None,
+                dice=sharers_dice,
             ),
         },
     }

@@ -75,6 +75,37 @@ def _dice_of(turns):
     return [turn["dice"] for turn in turns]
 
 
+def test_while_a_round_on_the_same_dice_is_unfinished_no_view_tells_its_dice(yatzy_table):
+    """The player finished code X, then started code Y on the same seed: until Y is
+    over, X's side-by-side view shows boxes and points without dice (the sharer's and
+    their own), and the finished round's analysis (every decision's dice and the best
+    move) is refused like a hint: both would tell Y's dice to come and how to play
+    them."""
+    _, sharer = make_player()
+    x = share(sharer, play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy")))
+    _, accomplice = make_player()
+    y = share(accomplice, play_worst_boxes(accomplice, start(accomplice, x).json()))
+    _, player = make_player()
+    finished = play_worst_boxes(player, start(player, x).json())
+    analysis = f"/api/v1/rounds/{finished['id']}/analysis/"
+    before = player.get(f"/api/v1/friend/{x}/").json()
+    assert all(len(dice) == 5 for dice in _dice_of(before["sharer_round"]["turns"]))
+    assert player.get(analysis).status_code == 200
+
+    again = roll(player, start(player, y).json())
+    view = player.get(f"/api/v1/friend/{x}/").json()
+    for side in ("my_round", "sharer_round"):
+        turns = view[side]["turns"]
+        assert _dice_of(turns) == [[]] * len(turns)
+        assert turns == [{**turn, "dice": []} for turn in before[side]["turns"]]
+    refused = player.get(analysis)
+    assert (refused.status_code, refused.json()["code"]) == (403, "hint_unavailable")
+
+    play_worst_boxes(player, again)
+    assert player.get(f"/api/v1/friend/{x}/").json() == before
+    assert player.get(analysis).status_code == 200
+
+
 @pytest.mark.django_db(transaction=True)  # board jobs run on commit
 def test_before_the_reveal_a_shared_daily_shows_boxes_and_points_not_the_sharers_dice():
     with time_machine.travel(NOON, tick=False):
