@@ -91,3 +91,28 @@ def test_no_credentials_is_401_with_code():
     response = APIClient().get("/api/v1/accounts/me/")
     assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_hashes_its_password_before_its_transaction(monkeypatch):
+    """The hash takes a fifth of a second of CPU; on SQLite a transaction holds the one
+    write lock from its start, so hashing inside it queued concurrent sign-ups behind
+    each other until they timed out (503)."""
+    from django.db import connection
+
+    in_transaction = []
+    set_password = User.set_password
+
+    def spy(user, raw_password):
+        in_transaction.append(connection.in_atomic_block)
+        set_password(user, raw_password)
+
+    monkeypatch.setattr(User, "set_password", spy)
+    response = APIClient().post(
+        "/api/v1/accounts/register/",
+        {"username": "dora", "password": "a-long-enough-passphrase"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert in_transaction == [False]
+    assert User.objects.get(username="dora").check_password("a-long-enough-passphrase")
