@@ -138,11 +138,14 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
     Invalid(message='"three" could be three_pairs, three_of_a_kind: type more of it.')
     """
     wanted = text.strip().lower().replace(" ", "_").replace("-", "_")
-    if wanted.isdigit():
-        number = int(wanted)
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses; and a
+    # bounded length, as int() refuses 4,300 digits and more.
+    if wanted.isascii() and wanted.isdigit():
+        number = int(wanted) if len(wanted) <= 6 else 0
         if 1 <= number <= len(boxes):
             return boxes[number - 1]
-        return Invalid(f"There is no box {number}: the boxes are numbered 1 to {len(boxes)}.")
+        shown = wanted if len(wanted) <= 6 else wanted[:6] + "…"
+        return Invalid(f"There is no box {shown}: the boxes are numbered 1 to {len(boxes)}.")
     if wanted in boxes:
         return wanted
     matches = [
@@ -189,7 +192,7 @@ def parse_command(
         resolved = resolve_box(" ".join(rest), boxes, names)
         return resolved if isinstance(resolved, Invalid) else Score(resolved)
     digits = rest if head in ("h", "hold") else words
-    if digits and all(word.isdigit() for word in digits):
+    if digits and all(word.isascii() and word.isdigit() for word in digits):
         numbers = tuple(int(char) for word in digits for char in word)
         wrong = [n for n in numbers if not 1 <= n <= dice_count]
         if wrong:

@@ -157,7 +157,8 @@ def seasons_with_player_counts(seasons: QuerySet[Season]) -> QuerySet[Season]:
 def season_get(*, slug: str) -> Season:
     """The season of a ``season`` parameter: its slug, or its id."""
     season = Season.objects.filter(slug=slug).first()
-    if season is None and slug.isdigit():
+    # An id: a few ASCII digits (int() refuses "²" and 4,300 digits or more).
+    if season is None and slug.isascii() and slug.isdigit() and len(slug) <= 18:
         season = Season.objects.filter(pk=int(slug)).first()
     if season is None:
         raise NotFoundError(

@@ -154,8 +154,9 @@ def form_throttled(request: HttpRequest, form: forms.Form, scope: str) -> Thrott
 
 
 def _position(text: str, dice: int) -> int | None:
-    # ASCII digits only: str.isdigit() also accepts "²" and "①", which int() refuses.
-    if text.isascii() and text.isdigit() and int(text) < dice:
+    # ASCII digits only: str.isdigit() also accepts "²" and "①", which int() refuses;
+    # and a few of them, as int() refuses 4,300 digits and more.
+    if text.isascii() and text.isdigit() and len(text) <= 3 and int(text) < dice:
         return int(text)
     return None
 
@@ -165,7 +166,8 @@ def held_from_query(query: Any, dice: int) -> list[int]:
     dice's buttons without JavaScript); anything else in them is ignored.
 
     >>> from django.http import QueryDict
-    >>> held_from_query(QueryDict("hold=0&hold=4&hold=%C2%B2&hold=9&toggle=4"), 6)
+    >>> query = "hold=0&hold=4&hold=%C2%B2&hold=9&toggle=4&hold=" + "1" * 5000
+    >>> held_from_query(QueryDict(query), 6)
     [0]
     """
     held = {p for p in (_position(text, dice) for text in query.getlist("hold")) if p is not None}

@@ -10,7 +10,16 @@ from rich.console import Console
 
 import yatzy
 from client.api import ApiClient
-from client.play import Invalid, Look, PlaySession, Roll, Score, Toggle, parse_command
+from client.play import (
+    Invalid,
+    Look,
+    PlaySession,
+    Roll,
+    Score,
+    Toggle,
+    keys_help,
+    parse_command,
+)
 from client.storage import Journal
 from tests.client.states import round_state
 
@@ -188,6 +197,10 @@ def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
         ("s chance", Score("chance")),
         ("score small", Score("small_straight")),
         ("s 99", Invalid("There is no box 99: the boxes are numbered 1 to 15.")),
+        # Digits int() refuses: not ASCII, or past its 4,300.
+        ("s " + "1" * 5000, Invalid("There is no box 111111…: the boxes are numbered 1 to 15.")),
+        ("²", Invalid('"²" is not a move. ' + keys_help(5))),
+        ("h 1²", Invalid('"h 1²" is not a move. ' + keys_help(5))),
     ],
 )
 def test_typed_lines_become_commands(line, command):

@@ -214,6 +214,21 @@ def test_season_boards_only_count_the_seasons_dates():
     assert advent.status_code == 400 and advent.json()["code"] == "season_not_supported"
 
 
+@pytest.mark.parametrize("season", ["9" * 19, "9" * 5000])
+def test_a_season_that_is_no_id_is_not_found_on_the_api_and_the_pages(season):
+    """Digits that are not an id (past 64 bits, past int()'s 4,300 digits) are a
+    season slug like any other: 404, never a 500."""
+    from rest_framework.test import APIClient
+
+    _, client = make_player()
+    for kind in ("best-day", "streaks"):
+        api = client.get(f"/api/v1/leaderboards/{kind}/?season={season}")
+        assert (api.status_code, api.json()["code"]) == (404, "season_not_found")
+        page = APIClient().get(f"/boards/{kind}/?season={season}")
+        assert page.status_code == 404
+        assert "There is no season" in page.content.decode()
+
+
 def test_boards_need_credentials():
     from rest_framework.test import APIClient
 

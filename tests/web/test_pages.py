@@ -450,7 +450,17 @@ def test_every_throttled_page_answers_429_with_retry_after(settings, scope, meth
     assert "Too many attempts" in text(refused)
 
 
-@pytest.mark.parametrize("query", ["hold=%C2%B2", "toggle=%E2%91%A0", "hold=%D9%A3", "hold=-1"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "hold=%C2%B2",
+        "toggle=%E2%91%A0",
+        "hold=%D9%A3",
+        "hold=-1",
+        "hold=" + "1" * 4400,
+        "toggle=" + "1" * 4400,
+    ],
+)
 def test_held_dice_that_are_not_ascii_positions_are_ignored_on_the_play_and_party_pages(query):
     user, client = logged_in()
     path = start(client)
