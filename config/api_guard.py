@@ -1,5 +1,6 @@
 """The API's outer edge: every answer under ``/api/`` is JSON in the error shape, DEBUG
-or not, and a body over the limit is refused before anything reads it.
+or not, a body over the limit is refused before anything reads it, and so is a body
+without a length (chunked), which Django would read as empty.
 
 Django answers some requests before DRF sees them: a path no route matches (with
 ``DEBUG`` on, its debug page), an exception a view did not handle, a request Django
@@ -28,6 +29,7 @@ _ANSWERS = {
     403: ("permission_denied", _("You may not do this.")),
     404: ("not_found", _("Not found.")),
     405: ("method_not_allowed", _("This method is not allowed here.")),
+    411: ("length_required", _("Send the request body with a Content-Length header.")),
     413: ("request_too_large", _("The request body is too large.")),
     500: ("server_error", _("The server could not answer this request; the error is logged.")),
 }
@@ -47,6 +49,11 @@ class ApiGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith(API_PREFIX):
             return self.get_response(request)
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            # Django reads a body by its Content-Length only: a chunked one would be
+            # taken as empty and answered as if its fields were missing.
+            code, message = _ANSWERS[411]
+            return JsonResponse(error_body(code, str(message)), status=411)
         limit = settings.API_MAX_BODY_BYTES
         if _declared_length(request) > limit:
             exc = too_large(limit)
@@ -59,6 +66,11 @@ class ApiGuardMiddleware:
             # bound, then it closes the connection).
             return response
         response = self.get_response(request)
+        allowed = response.get("Allow")
+        if allowed is not None and "OPTIONS" in allowed:
+            # DRF lists OPTIONS on every view; this API answers it 405 (no metadata,
+            # config/settings.py), so it is not among the methods allowed.
+            response["Allow"] = ", ".join(m for m in allowed.split(", ") if m != "OPTIONS")
         if response.status_code >= 400 and not response.get("Content-Type", "").startswith(
             "application/json"
         ):

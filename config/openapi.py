@@ -1,6 +1,7 @@
 """Shared OpenAPI pieces: the error body every endpoint may answer with, and the schema
 class that documents every status an operation can answer, including those the API's
-edge gives before a view runs (413, 415, 429, 503, and the web server's 414)."""
+edge and DRF give before a view's own code runs (406, 411, 413, 415, 429, 503, and the
+web server's 414)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,12 @@ URI_TOO_LONG = {
     )
 }
 TOO_LARGE = _error("`request_too_large`: the body is over the API's limit (4 KB).")
+LENGTH_REQUIRED = _error(
+    "`length_required`: the body came without a `Content-Length` (chunked); send its length."
+)
+NOT_ACCEPTABLE = _error(
+    "`not_acceptable`: the `Accept` header admits no JSON (`application/json` or `*/*`)."
+)
 NOT_JSON = _error("`unsupported_media_type`: the body is not `application/json`.")
 THROTTLED = _error("`throttled`: too many requests; wait `Retry-After` seconds.", retry_after=True)
 UNAVAILABLE = _error(
@@ -70,7 +77,9 @@ class ApiSchema(AutoSchema):
             return None
         responses = operation.setdefault("responses", {})
         if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+            responses.setdefault("411", LENGTH_REQUIRED)
             responses.setdefault("413", TOO_LARGE)
+        responses.setdefault("406", NOT_ACCEPTABLE)
         if "requestBody" in operation:
             responses.setdefault("415", NOT_JSON)
         if getattr(self.view, "throttle_scope", None):

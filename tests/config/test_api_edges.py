@@ -201,6 +201,36 @@ def test_wrong_method_is_json_405_with_allow(started):
     assert "POST" in response["Allow"]
 
 
+def test_allow_lists_the_methods_answered_not_options(started):
+    """OPTIONS is 405 (no metadata): no answer lists it among the methods allowed."""
+    client, state = started
+    round_url = f"/api/v1/rounds/{state['id']}/"
+    assert client.get(round_url)["Allow"] == "GET, HEAD"
+    refused = client.options(round_url)
+    assert_error(refused, 405, "method_not_allowed")
+    assert refused["Allow"] == "GET, HEAD"
+    assert client.delete(f"{round_url}roll/")["Allow"] == "POST"
+
+
+def test_a_chunked_body_is_411_and_changes_nothing(started):
+    """Django reads a body by its Content-Length only: a chunked one would be taken as
+    empty (tests/live/test_body_limit.py sends a real one through both servers)."""
+    client, state = started
+    response = client.post(
+        f"/api/v1/rounds/{state['id']}/roll/",
+        data=json.dumps({"turn": 0, "roll": 0, "hold": []}),
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+    )
+    assert_error(response, 411, "length_required")
+    assert Round.objects.get(pk=state["id"]).version == 0
+
+
+def test_a_page_past_the_end_is_invalid_page_on_every_list(started):
+    client, _ = started
+    assert_error(client.get("/api/v1/games/", {"page": 2}), 404, "invalid_page")
+
+
 @pytest.mark.parametrize(
     ("body", "content_type"),
     [

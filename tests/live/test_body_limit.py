@@ -81,3 +81,26 @@ def test_a_body_over_the_limit_is_413_json_and_the_connection_serves_on(server):
             assert response.json()["code"] == "request_too_large"
         missing = http.get("/api/v1/nothing/")
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+
+
+def test_a_chunked_body_is_411_json_never_read_as_empty(server):
+    """Django reads a body by its Content-Length only: a chunked one (no length) was
+    taken as empty and answered 400 "turn: This field is required."; it is refused
+    with 411 before anything reads it, and the server goes on answering."""
+
+    def chunks():
+        yield b'{"username": "chunked", '
+        yield b'"password": "a-long-enough-passphrase"}'
+
+    with httpx.Client(base_url=server, timeout=30) as http:
+        response = http.post(
+            "/api/v1/accounts/register/",
+            content=chunks(),
+            headers={"Content-Type": "application/json", "Connection": "close"},
+        )
+    assert response.request.headers["Transfer-Encoding"] == "chunked"
+    assert response.status_code == 411, response.text[:300]
+    assert response.json()["code"] == "length_required"
+    with httpx.Client(base_url=server, timeout=30) as http:
+        missing = http.get("/api/v1/nothing/")
+        assert missing.status_code == 404 and missing.json()["code"] == "not_found"
