@@ -16,6 +16,9 @@ STATUSES = [status.value for status in Round.Status]
 
 
 class RollSerializer(FlatBodySerializer):
+    """Roll the dice not held. `turn` and `roll` are the state you last saw: when the
+    round has moved on, the answer is 409 with its current state."""
+
     hold = BoundedListField(
         child=StrictIntegerField(min_value=0, max_value=99),
         max_length=10,
@@ -27,6 +30,9 @@ class RollSerializer(FlatBodySerializer):
 
 
 class ScoreSerializer(FlatBodySerializer):
+    """Score the dice in a box. `turn` is the turn you last saw: when the round has
+    moved on, the answer is 409 with its current state."""
+
     category = StrictCharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
     turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
 
@@ -276,10 +282,16 @@ class PartySerializer(serializers.Serializer):
 
 
 class PartyRollSerializer(RollSerializer):
+    """Roll for the seat whose turn it is: `seat`, `turn` and `roll` as you last saw
+    them (409 with the party's state when it has moved on)."""
+
     seat = StrictIntegerField(min_value=0, max_value=9, help_text="Seat whose turn you saw.")
 
 
 class PartyScoreSerializer(ScoreSerializer):
+    """Score for the seat whose turn it is: `seat` and `turn` as you last saw them (409
+    with the party's state when it has moved on)."""
+
     seat = StrictIntegerField(min_value=0, max_value=9, help_text="Seat whose turn you saw.")
 
 
@@ -328,6 +340,9 @@ class CardSumsSerializer(serializers.Serializer):
 
 
 class FriendRoundSerializer(CardSumsSerializer):
+    """Your round of this code: its scorecard and total once it is finished, and its
+    turns once both rounds are."""
+
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=STATUSES)
     total = serializers.IntegerField(allow_null=True, help_text="Once finished.")
@@ -338,6 +353,8 @@ class FriendRoundSerializer(CardSumsSerializer):
 
 
 class SharerRoundSerializer(CardSumsSerializer):
+    """The sharer's round, once both rounds are finished: scorecard, total and turns."""
+
     scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
     total = serializers.IntegerField()
     turns = TurnLineSerializer(many=True)

@@ -54,6 +54,8 @@ class _PageSerializer(serializers.Serializer):
 
 
 class BoardPageSerializer(_PageSerializer):
+    """One page of a board, best first, with your own line."""
+
     results = BoardEntrySerializer(many=True)
     me = BoardEntrySerializer(allow_null=True, help_text="Your line, or null.")
     frozen = serializers.BooleanField(
@@ -80,6 +82,9 @@ class DecisionsEntrySerializer(serializers.Serializer):
 
 
 class DecisionsBoardPageSerializer(_PageSerializer):
+    """One page of a revealed day's decisions board, lowest loss first, with your own
+    line."""
+
     results = DecisionsEntrySerializer(many=True)
     me = DecisionsEntrySerializer(allow_null=True, help_text="Your line, or null.")
     analysed = serializers.BooleanField(
