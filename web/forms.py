@@ -22,7 +22,7 @@ from config.api_errors import error_text
 from games.models import Round
 from games.rules import ruleset_options, ruleset_title
 from games.selectors import ruleset_advice_modelled
-from games.services import SEATS_MAX
+from games.services import SEAT_NAME_MAX, SEATS_MAX
 
 
 def _serializer_errors(form: forms.Form, errors: dict[str, Any]) -> None:
@@ -278,7 +278,7 @@ class NewGameForm(forms.Form):
                 self.fields[f"seat_{seat}"] = forms.CharField(
                     label=_("Player %(number)d") % {"number": seat + 1},
                     required=False,
-                    max_length=60,
+                    max_length=SEAT_NAME_MAX,
                     help_text=_("In the order you play. Leave the last ones empty for fewer.")
                     if seat == 0
                     else "",

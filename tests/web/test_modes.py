@@ -118,6 +118,19 @@ def test_a_new_game_refuses_options_the_engine_refuses_and_creates_nothing():
     assert client.get("/games/new/chess/").status_code == 404
 
 
+def test_the_party_forms_seat_names_take_as_many_characters_as_the_service_allows():
+    _, client = logged_in()
+    page = client.get("/games/new/party/?ruleset=yahtzee").content.decode()
+    inputs = re.findall(r'<input[^>]*name="seat_\d"[^>]*>', page)
+    assert len(inputs) == game_services.SEATS_MAX
+    for tag in inputs:
+        assert f'maxlength="{game_services.SEAT_NAME_MAX}"' in tag, tag
+    longest = "W" * game_services.SEAT_NAME_MAX
+    fields = {**defaults("yahtzee"), "seat_0": longest, "seat_1": "Bo"}
+    party = new_game(client, "party", **fields)
+    assert longest in text(client.get(party))
+
+
 # -- solo: the hint and the analysis ----------------------------------------------------
 
 
