@@ -5,6 +5,7 @@ list's length is checked before any of its elements, so a huge list costs nothin
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from django.utils.translation import ngettext
@@ -29,7 +30,13 @@ class StrictCharField(serializers.CharField):
 class StrictChoiceField(serializers.ChoiceField):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, str):
-            self.fail("invalid_choice", input=type(data).__name__)
+            # The value as it was sent when it is a number or a boolean (null is DRF's
+            # own refusal), else its JSON type: never a whole array or object.
+            if isinstance(data, (bool, int, float)):
+                shown = json.dumps(data)[:20]
+            else:
+                shown = "array" if isinstance(data, list) else "object"
+            self.fail("invalid_choice", input=shown)
         return super().to_internal_value(data)
 
 

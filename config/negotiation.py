@@ -5,13 +5,16 @@ for ``application/json``, and every view has the one JSON renderer: DRF's negoti
 parses the header and ranks media types to find that renderer on each request (about a
 fortieth of a roll's CPU). For exactly these cases the answer is DRF's own, given
 without the parsing; every other request (another ``Accept``, a ``format`` override, a
-view with several renderers) goes through DRF's code unchanged.
+view with several renderers) goes through DRF's code, after one check DRF leaves out:
+a range with ``q=0`` refuses what it matches (RFC 9110 §12.5.1), so ``Accept:
+application/json;q=0`` or ``*/*;q=0`` is 406 like ``text/html``, not an answer in JSON.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -22,9 +25,9 @@ class ContentNegotiation(DefaultContentNegotiation):
         self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         renderers = list(renderers)
+        accept = request.META.get("HTTP_ACCEPT")
         if len(renderers) == 1 and not format_suffix:
             (renderer,) = renderers
-            accept = request.META.get("HTTP_ACCEPT")
             if (accept is None or accept in ("*/*", renderer.media_type)) and (
                 self.settings.URL_FORMAT_OVERRIDE not in request.query_params
             ):
@@ -32,4 +35,53 @@ class ContentNegotiation(DefaultContentNegotiation):
         selected: tuple[BaseRenderer, str] = super().select_renderer(
             request, renderers, format_suffix
         )
-        return selected
+        if accept is None or acceptable(accept, selected[0].media_type):
+            return selected
+        # DRF took a range with q=0 as admitting what it refuses: choose again among the
+        # renderers the header admits.
+        admitted = [renderer for renderer in renderers if acceptable(accept, renderer.media_type)]
+        if not admitted:
+            raise NotAcceptable(available_renderers=renderers)
+        chosen: tuple[BaseRenderer, str] = super().select_renderer(request, admitted, format_suffix)
+        return chosen
+
+
+def acceptable(accept: str, media_type: str) -> bool:
+    """Whether an ``Accept`` header admits ``media_type``: the most specific range that
+    matches it decides, by its quality (RFC 9110 §12.5.1); none matching, it does not.
+
+    >>> [acceptable(h, "application/json") for h in ("*/*", "*/*;q=0", "text/html")]
+    [True, False, False]
+    >>> acceptable("application/json;q=0, */*", "application/json")
+    False
+    >>> acceptable("application/*;q=0.5, application/json; q=0.0", "application/json")
+    False
+    >>> acceptable("text/html, application/*;q=0.2", "application/json")
+    True
+    """
+    kind, _, subtype = media_type.partition("/")
+    best: tuple[int, float] | None = None
+    for item in accept.split(","):
+        media_range, *params = (part.strip() for part in item.split(";"))
+        range_kind, _, range_subtype = media_range.lower().partition("/")
+        if (range_kind, range_subtype) == ("*", "*"):
+            specificity = 0
+        elif range_kind != kind:
+            continue
+        elif range_subtype == "*":
+            specificity = 1
+        elif range_subtype == subtype:
+            specificity = 2
+        else:
+            continue
+        quality = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 1.0
+        if best is None or specificity > best[0]:
+            best = (specificity, quality)
+    return best is not None and best[1] > 0

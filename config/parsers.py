@@ -6,7 +6,9 @@ is measured before :func:`json.loads` sees it (400 ``parse_error`` beyond
 bound. ``NaN`` and ``Infinity`` are not JSON and are refused, and so is a string
 holding a lone surrogate (``"\\ud800"``: an escape JSON's grammar allows but that is no
 Unicode text, RFC 7493 §2.1), so no field, message or answer ever meets a string it
-cannot encode.
+cannot encode. An object naming a member twice (``{"turn": 7, "turn": 0}``) is refused
+too (RFC 7493 §2.3): which of the two a server takes is a guess a client should never
+have to make, least of all for a precondition.
 """
 
 from __future__ import annotations
@@ -56,6 +58,24 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object without a name twice (``json.loads``'s ``object_pairs_hook``).
+
+    >>> _object([("turn", 7), ("turn", 0)])
+    Traceback (most recent call last):
+    ...
+    ValueError: the name "turn" appears twice in one object
+    """
+    members = dict(pairs)
+    if len(members) < len(pairs):
+        seen: set[str] = set()
+        for name, _ in pairs:
+            if name in seen:
+                raise ValueError(f"the name {json.dumps(name[:40])} appears twice in one object")
+            seen.add(name)
+    return members
+
+
 def _is_text(value: str) -> bool:
     try:
         value.encode("utf-8")
@@ -97,7 +117,9 @@ class JSONParser(parsers.JSONParser):
                 % {"depth": settings.API_MAX_JSON_DEPTH}
             )
         try:
-            data = json.loads(body.decode(encoding), parse_constant=_refuse_constant)
+            data = json.loads(
+                body.decode(encoding), parse_constant=_refuse_constant, object_pairs_hook=_object
+            )
         except (ValueError, RecursionError) as exc:
             # The detail is the JSON decoder's own diagnosis, in English.
             raise exceptions.ParseError(

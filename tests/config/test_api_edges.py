@@ -65,6 +65,23 @@ def test_deeply_nested_json_on_a_roll_is_a_parse_error_and_changes_nothing(start
     assert Round.objects.get(pk=state["id"]).actions == []
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"hold": [], "turn": 7, "turn": 0, "roll": 0}',
+        '{"hold": [], "turn": 0, "roll": 0, "roll": 0}',  # the same value twice is one too
+        '{"hold": [], "turn": 0, "roll": 0, "x": {"a": 1, "a": 2}}',
+    ],
+)
+def test_a_name_twice_in_one_object_is_a_parse_error_and_changes_nothing(started, body):
+    """Which of the two a server takes is a guess (RFC 7493 §2.3), here a precondition's."""
+    client, state = started
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body)
+    assert_error(response, 400, "parse_error")
+    assert "appears twice in one object" in response.json()["message"]
+    assert Round.objects.get(pk=state["id"]).actions == []
+
+
 def test_nesting_inside_strings_does_not_count(started):
     client, state = started
     body = json.dumps({"hold": [], "turn": 0, "roll": 0, "note": "[" * 3000})
@@ -480,3 +497,13 @@ def test_options_on_every_api_route_is_never_a_server_error():
         assert response["Content-Type"].startswith("application/json")
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(
+    ("level", "shown"), [(3, '"3"'), (True, '"true"'), (2.5, '"2.5"'), ([1] * 500, '"array"')]
+)
+def test_a_choice_that_is_no_string_is_named_as_sent_never_by_its_python_type(level, shown):
+    _, client = make_player()
+    response = client.post("/api/v1/games/", {"mode": "computer", "level": level}, format="json")
+    assert_error(response, 400, "invalid_input")
+    assert response.json()["message"] == f"level: {shown} is not a valid choice."

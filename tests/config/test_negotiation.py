@@ -1,5 +1,6 @@
 """The API's content negotiation (``config.negotiation``, issue #25) answers exactly as
-DRF's for every ``Accept`` header and format override, on the fast path and off it."""
+DRF's for every ``Accept`` header and format override, on the fast path and off it, but
+for the ranges with ``q=0``, which DRF reads as if they admitted what they refuse."""
 
 from __future__ import annotations
 
@@ -56,3 +57,14 @@ def test_the_api_uses_it(client):
     response = client.get("/api/v1/rulesets/", HTTP_ACCEPT="text/html")
     assert response.status_code == 406
     assert client.get("/api/v1/rulesets/").headers["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize(
+    "accept",
+    ["*/*;q=0", "application/json;q=0", "application/json; q=0.0, */*", "text/plain, */*;q=0"],
+)
+def test_a_range_with_q_zero_refuses_what_it_matches(client, accept):
+    response = client.get("/api/v1/rulesets/", HTTP_ACCEPT=accept)
+    assert response.status_code == 406, response.content
+    assert response.json()["code"] == "not_acceptable"
+    assert client.get("/api/v1/rulesets/", HTTP_ACCEPT="text/plain, */*;q=0.1").status_code == 200
