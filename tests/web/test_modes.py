@@ -276,7 +276,7 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
     assert f"data-total>{round_of(mine).total}<" in done
 
     owner_page = text(owner_client.get(path))
-    assert "<tr data-play-row><td>bea</td><td>target</td>" in owner_page
+    assert '<tr data-play-row><td class="who">bea</td><td>target</td>' in owner_page
     own = text(owner_client.get(f"/f/{code}"))
     assert "Your challenge" in own and 'data-action="revoke"' in own
     revoked = owner_client.post(f"/f/{code}/revoke/", follow=True)
