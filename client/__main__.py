@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from client import __version__, commands
-from client.api import ApiError, ConnectionLost, NotTheApi
+from client.api import ApiError, ConnectionLost, NotTheApi, sentence
 from client.storage import DEFAULT_SERVER, StorageError
 
 EPILOG = """\
@@ -173,7 +173,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
             app.errors.print("Log in again: `yatzy-play login NAME`.")
         return 1
     except ConnectionLost as error:
-        app.errors.print(Text(f"Cannot reach the server: {error}.", style="bold red"))
+        app.errors.print(Text(f"{sentence(str(error))}.", style="bold red"))
         return 1
     except (commands.CommandError, StorageError) as error:
         app.errors.print(Text(str(error), style="bold red"))

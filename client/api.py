@@ -157,6 +157,19 @@ def _describe(error: httpx.TransportError) -> str:
     return str(error) or type(error).__name__
 
 
+def _trouble(server: str, error: httpx.TransportError, timeout: float | None) -> str:
+    """What went wrong, in words: a server that was reached but did not answer in time
+    is not one that cannot be reached."""
+    if isinstance(error, httpx.TimeoutException) and not isinstance(error, httpx.ConnectTimeout):
+        return f"no answer from {server} within {timeout:g} s"
+    return f"cannot reach {server} ({_describe(error)})"
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter capitalised (and nothing else touched)."""
+    return text[:1].upper() + text[1:]
+
+
 class ApiClient:
     """The public REST API of one server (``/api/v1/``), over httpx.
 
@@ -173,7 +186,9 @@ class ApiClient:
         language: str | None = None,
         max_attempts: int = 5,
         max_wait: float = 60.0,
-        timeout: float = 15.0,
+        # Longer than the server takes to give up by itself (SQLite's wait for its write
+        # lock: 20 s, then a 503), so a slow answer is read rather than sent again.
+        timeout: float = 25.0,
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
@@ -197,6 +212,7 @@ class ApiClient:
         self._sleep = sleep
         self.max_attempts = max_attempts
         self.max_wait = max_wait
+        self.timeout = timeout
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -230,13 +246,12 @@ class ApiClient:
             try:
                 response = self._http.request(method, path, json=json, params=params)
             except httpx.TransportError as error:
+                trouble = _trouble(self.server, error, self.timeout)
                 if last:
-                    raise ConnectionLost(
-                        f"cannot reach {self.server}: {_describe(error)}"
-                    ) from error
+                    raise ConnectionLost(trouble) from error
                 wait = self._backoff(attempt)
                 self._notify(
-                    f"Cannot reach {self.server} ({_describe(error)}); "
+                    f"{sentence(trouble)}; "
                     f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
                 )
                 self._sleep(wait)

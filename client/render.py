@@ -680,11 +680,13 @@ def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
     footer = Text(f"Total {calendar.get('total', 0)}", style="bold")
     if calendar.get("rank"):
         footer.append(f" · rank #{calendar['rank']} on the advent board")
-    footer.append(
-        "\nPast doors open an unranked replay: "
-        f"yatzy-play play --date {calendar.get('year')}-12-DD (DD the door)",
-        style="dim",
-    )
+    if any(door.get("state") in ("played", "missed") for door in doors):
+        # Only doors with a daily behind them: an empty door has nothing to replay.
+        footer.append(
+            "\nPast doors open an unranked replay: "
+            f"yatzy-play play --date {calendar.get('year')}-12-DD (DD the door)",
+            style="dim",
+        )
     return Group(table, footer)
 
 

@@ -122,6 +122,21 @@ def test_an_unreachable_server_is_retried_then_reported_as_a_lost_connection():
     assert len(seen) == 3 and waits == [1.0, 2.0] and len(notices) == 2
 
 
+def test_a_server_slow_to_answer_is_not_called_unreachable():
+    """A read timeout: the server was reached (it may even apply the request; a retry's
+    preconditions make that safe). It waits longer than the server's own 20 s wait for
+    SQLite's lock."""
+    slow = httpx.ReadTimeout("timed out")
+    handler, seen = answers(slow, slow)
+    api, notices, _ = client_for(handler, max_attempts=2)
+    with pytest.raises(ConnectionLost) as caught:
+        api.round("r1")
+    assert str(caught.value) == "no answer from http://yatzy.test within 25 s"
+    assert notices == [
+        "No answer from http://yatzy.test within 25 s; retrying in 1 s (attempt 2 of 2)."
+    ]
+
+
 def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen():
     handler, seen = answers(httpx.Response(200, json={}))
     api, _, _ = client_for(handler)

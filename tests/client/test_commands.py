@@ -388,6 +388,8 @@ def test_boards_and_advent_are_shown(ada):
     with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
         status, out, _ = ada("boards", "best-day", "--around-me")
         assert status == 0 and "No one on this board yet." in out and "0 on the board" in out
+        status, out, _ = ada("advent", "2026")  # no daily played or missed yet
+        assert status == 0 and " empty " in out and "replay" not in out
         assert ada("play", keys=turn_keys(20))[0] == 0  # today's ranked daily
         total = Round.objects.get(player__username="ada", ranked=True).total
         # The player's own line on each board: rank 1 of 1, their score, one day in a row.
