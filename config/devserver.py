@@ -54,16 +54,16 @@ def _on_signal(signum: int, _frame: object) -> None:
     _signals.append(signum)
 
 
-def _die_with_parent() -> Callable[[], None] | None:
-    """A pre-exec hook that has Linux send the child SIGTERM when this process dies, even
-    by SIGKILL, so no server or worker outlives its supervisor. None elsewhere."""
+def _die_with_parent(signum: int) -> Callable[[], None] | None:
+    """A pre-exec hook that has Linux send the child ``signum`` when this process dies,
+    even by SIGKILL, so no server or worker outlives its supervisor. None elsewhere."""
     if not sys.platform.startswith("linux"):
         return None
     prctl = ctypes.CDLL(None, use_errno=True).prctl
     pr_set_pdeathsig = 1
 
     def hook() -> None:
-        prctl(pr_set_pdeathsig, signal.SIGTERM)
+        prctl(pr_set_pdeathsig, signum)
 
     return hook
 
@@ -80,7 +80,7 @@ def _prepare() -> None:
     connections.close_all()
 
 
-def _start(argv: list[str]) -> subprocess.Popen[bytes]:
+def _start(argv: list[str], death_signal: int) -> subprocess.Popen[bytes]:
     # Its own process group: a terminal's Ctrl-C reaches only make and this supervisor,
     # which stops each child once (a second SIGINT would make Celery cut its job short),
     # and a group signal also reaches the child's own children (the worker's beat).
@@ -89,7 +89,7 @@ def _start(argv: list[str]) -> subprocess.Popen[bytes]:
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         process_group=0,
-        preexec_fn=_die_with_parent(),
+        preexec_fn=_die_with_parent(death_signal),
     )
 
 
@@ -121,13 +121,18 @@ class Child:
     name: str
     argv: list[str]
     restart: bool = False
+    # What it gets when the supervisor dies without stopping it (killed outright): the
+    # web server and the worker SIGTERM, whose warm shutdown also ends the worker's
+    # beat; the tables worker SIGKILL, since its warm shutdown would first finish the
+    # build in hand (minutes). Its next start resumes that build at once.
+    death_signal: int = signal.SIGTERM
     process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     stops: int = 0  # stops in quick succession, for the backoff
     restart_at: float | None = None
 
     def start(self) -> None:
-        self.process = _start(self.argv)
+        self.process = _start(self.argv, self.death_signal)
         self.started_at = time.monotonic()
         self.restart_at = None
 
@@ -287,7 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     workers = [
         Child("worker", [python, "-m", "celery", *WORKER_ARGS], restart=True),
-        Child("tables worker", [python, "-m", "celery", *TABLES_WORKER_ARGS], restart=True),
+        Child(
+            "tables worker",
+            [python, "-m", "celery", *TABLES_WORKER_ARGS],
+            restart=True,
+            death_signal=signal.SIGKILL,
+        ),
     ]
 
     def ready() -> bool:

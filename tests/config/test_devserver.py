@@ -3,7 +3,8 @@ of its own: the front page and /health/ answer, the worker included, each 4xx is
 line; one signal stops the web server, the worker and the beat, whoever gets it; a port
 in use is refused up front; a worker or tables worker that stops is started again with
 a growing delay while the web server serves, and a tables worker killed in the middle of
-a build has it resumed at once; the web server's end ends the run."""
+a build has it resumed at once; the web server's end ends the run, and so does the
+supervisor's, even in the middle of a build."""
 
 from __future__ import annotations
 
@@ -160,6 +161,15 @@ def test_make_run_builds_the_fast_tables_at_once_and_maxi_in_the_background(make
     wait_for(lambda: _maxi_build(tmp_path)[1].split("/")[2] == str(new), timeout=60, interval=1)
     assert _maxi_build(tmp_path)[0] == "building"
     assert "its builder" in make_run.output() and "is gone; queued again" in make_run.output()
+
+    # The supervisor killed outright, in the middle of the build: nothing outlives it.
+    # (The tables worker got SIGTERM, whose warm shutdown finished the build first: it
+    # ran on for minutes.)
+    processes = _descendants(make_run.make.pid)
+    [supervisor] = [pid for pid, command in processes.items() if "config.devserver" in command]
+    os.kill(supervisor, signal.SIGKILL)
+    wait_for(lambda: not any(_running(pid) for pid in processes), timeout=20)
+    assert _maxi_build(tmp_path)[0] == "building"  # resumed by the next run's worker
 
 
 def _maxi_build(tmp_path: Path) -> tuple[str, str]:
