@@ -1,5 +1,6 @@
 """A phone's width in a real browser (headless Chromium at 390x844): the longest names
-a player may choose, with no space in them, never make a page wider than the screen."""
+a player may choose, with no space in them, never make a page wider than the screen;
+six held dice stay on one row in every language."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from accounts.models import User
 from daily import clock
 from games import services as game_services
 from tests.leaderboards.conftest import ranked
-from tests.web.conftest import PHONE, register, screenshot
-from tests.web.test_browser_first_contact import finished_round
+from tests.web.conftest import PHONE, after_swap, register, screenshot
+from tests.web.test_browser_first_contact import LANGUAGES, finished_round
+from tests.web.test_browser_turn import start_daily
 
 pytestmark = pytest.mark.live
 
@@ -45,3 +47,29 @@ def test_the_longest_names_wrap_and_no_page_is_wider_than_a_phone(open_page):
         assert width <= PHONE["width"], f"{path} is {width} px wide"
     page.goto(f"/players/{USERNAME}/")
     screenshot(page, "player-long-name-phone")
+
+
+# Each die's top edge and the page's width.
+DICE_ROW = """() => ({
+  tops: [...document.querySelectorAll("[data-die]")].map((d) => d.getBoundingClientRect().top),
+  width: document.documentElement.scrollWidth,
+})"""
+
+
+def test_six_held_dice_stay_on_one_row_in_every_language(open_page):
+    page = open_page(PHONE)
+    register(page, "hold")
+    start_daily(page)
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    for die in range(6):  # the script keeps the holds in the address, for the reloads
+        page.click(f"[data-die='{die}']")
+    page.wait_for_url("**hold=5*")
+    for language in LANGUAGES:
+        User.objects.filter(username="hold").update(language=language)
+        page.reload()
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.locator("[data-die][aria-pressed=true]").count() == 6
+        row = page.evaluate(DICE_ROW)
+        assert len(set(row["tops"])) == 1, f"the dice wrap in {language}: {row['tops']}"
+        assert row["width"] <= PHONE["width"], f"the play page in {language} is {row['width']} px"
+    screenshot(page, "held-dice-phone", full_page=False)
