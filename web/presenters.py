@@ -14,9 +14,9 @@ from urllib.parse import quote
 
 from django.http import QueryDict
 from django.urls import reverse
-from django.utils import formats
+from django.utils import formats, timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 import yatzy
 from games.models import Round
@@ -40,16 +40,52 @@ def day_of(day: dt.date | str) -> dt.date:
     return dt.date.fromisoformat(day) if isinstance(day, str) else day
 
 
-def day_text(day: dt.date | str) -> str:
-    """A day as every page writes it: the active language's one date format (the
-    templates' ``|date:"DATE_FORMAT"``), never the ISO text of a payload.
+# The languages whose dates Django's own formats write otherwise than their speakers
+# do, with the format of a day and of a moment (a day and its time), set in lower case.
+# Italian: Django writes "04 Dicembre 2026" and "Sabato 05 Dicembre 2026 00:30" (a
+# padded day, capitals Italian does not use, and a weekday only there); Italians write
+# "4 dicembre 2026". Its month names come with a capital from Django's catalogue (there
+# is no lower-case one to name in a format), and an Italian date has no other word, so
+# the whole text is lowered.
+DATE_FORMATS: dict[str, tuple[str, str]] = {"it": ("j F Y", "j F Y, H:i")}
+
+
+def _date_text(value: dt.date | dt.datetime, which: int, django_format: str) -> str:
+    own = DATE_FORMATS.get(get_language() or "")
+    if own is None:
+        return formats.date_format(value, django_format)
+    return formats.date_format(value, own[which]).lower()
+
+
+def day_text(day: dt.date | dt.datetime | str) -> str:
+    """A day (a date, its ISO text, or a moment's day in the current time zone) as every
+    page writes it: the active language's one date format (the templates' ``|day``),
+    never the ISO text of a payload.
 
     >>> from django.utils import translation
     >>> with translation.override("de"):
     ...     day_text("2026-12-03")
     '3. Dezember 2026'
+    >>> with translation.override("it"):
+    ...     day_text("2026-12-04")
+    '4 dicembre 2026'
     """
-    return formats.date_format(day_of(day), "DATE_FORMAT")
+    if isinstance(day, dt.datetime):  # a moment's day where the player is
+        day = timezone.localtime(day).date()
+    return _date_text(day_of(day), 0, "DATE_FORMAT")
+
+
+def moment_text(when: dt.datetime) -> str:
+    """A moment (a reveal, a close) as every page writes it: the day as ``day_text``
+    writes it and the time, in the current time zone (the templates' ``|moment``).
+
+    >>> from django.utils import translation
+    >>> noon = dt.datetime(2026, 12, 5, 0, 30, tzinfo=dt.UTC)
+    >>> with translation.override("it"):
+    ...     moment_text(noon)
+    '5 dicembre 2026, 00:30'
+    """
+    return _date_text(timezone.localtime(when), 1, "DATETIME_FORMAT")
 
 
 def mini_dice(faces: Sequence[int], marked: Sequence[int] = ()) -> list[dict[str, Any]]:
@@ -263,7 +299,7 @@ def result_text(card: dict[str, Any], title: str, home: str) -> str | None:
         return None
     heading = title
     if card["day"] is not None:
-        heading = f"{_('Maxi Yatzy Daily')} {formats.date_format(card['day'])}"
+        heading = f"{_('Maxi Yatzy Daily')} {day_text(card['day'])}"
     parts = [
         ngettext("%(total)s point", "%(total)s points", state["total"]) % {"total": state["total"]},
         _("bonus %(bonus)s") % {"bonus": state["bonus"]},

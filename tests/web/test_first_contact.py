@@ -28,6 +28,7 @@ from tests.factories import make_player
 from tests.leaderboards.conftest import noon, ranked, travel
 from tests.web.test_modes import defaults, new_game, play_out, round_of, settings_fields
 from tests.web.test_pages import PASSWORD, logged_in, text
+from web import presenters
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -318,13 +319,32 @@ def test_the_rules_page_says_options_in_words(language, no, bonus):
     assert "<td data-option-value>50 at 75</td>" in mine
 
 
-def test_a_date_is_written_one_way_on_every_page_in_each_language():
+LANGUAGES = ["en", "da", "de", "fr", "es", "it", "sv", "nb", "fi", "nl", "pl", "ja"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_moment_is_written_as_its_day_with_the_time(language):
+    """One date format per language: a reveal's moment starts with its day as every
+    other date is written (Italian's "Sabato 05 Dicembre 2026" beside "04 Dicembre
+    2026" was two)."""
+    reveal = dt.datetime(2026, 12, 5, 0, 30, tzinfo=dt.UTC)
+    with translation.override(language):
+        day = presenters.day_text(reveal.date())
+        moment = presenters.moment_text(reveal)
+    assert moment.startswith(day) and "2026" in day, (day, moment)
+    assert moment != day and ("30" in moment), moment
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"), [("de", "19. November 2026"), ("it", "19 novembre 2026")]
+)
+def test_a_date_is_written_one_way_on_every_page_in_each_language(language, expected):
     owner, _ = make_player("ada")
     past = DAY - dt.timedelta(days=1)
     with travel(noon(past)):
         rnd = ranked(owner, past, 230)
     code = shared_code(owner, rnd)
-    bea, client = logged_in("bea", language="de")
+    bea, client = logged_in("bea", language=language)
     with travel(noon(DAY)):
         mine, _ = game_services.friend_round_start(code=code, player=bea, view="blind")
         pages = {
@@ -334,11 +354,12 @@ def test_a_date_is_written_one_way_on_every_page_in_each_language():
             "play": text(client.get(f"/play/{mine.id}/")),
             "games": text(client.get("/games/")),
         }
-    with translation.override("de"):
-        written = formats.date_format(past, "DATE_FORMAT")
-        today = formats.date_format(DAY, "DATE_FORMAT")
-    assert written == "19. November 2026"
-    assert today in pages["home"]
+    with translation.override(language):
+        written = presenters.day_text(past)
+        today = presenters.day_text(DAY)
+        reveal = presenters.day_text(DAY + dt.timedelta(days=1))  # at 00:30 the next day
+    assert written == expected
+    assert today in pages["home"] and f"{reveal} 00:30" in pages["home"].replace(",", "")
     for name in ("board", "friend", "games", "play"):
         assert written in pages[name], name
     for name, page in pages.items():
