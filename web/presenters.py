@@ -80,9 +80,9 @@ def moment_text(when: dt.datetime) -> str:
     writes it and the time, in the current time zone (the templates' ``|moment``).
 
     >>> from django.utils import translation
-    >>> noon = dt.datetime(2026, 12, 5, 0, 30, tzinfo=dt.UTC)
+    >>> reveal = dt.datetime(2026, 12, 5, 0, 30, tzinfo=dt.UTC)
     >>> with translation.override("it"):
-    ...     moment_text(noon)
+    ...     moment_text(reveal)
     '5 dicembre 2026, 00:30'
     """
     return _date_text(timezone.localtime(when), 1, "DATETIME_FORMAT")
