@@ -53,13 +53,20 @@ def test_the_second_account_attack_gets_no_second_round_on_the_same_dice():
     assert start(player, y).status_code == 201
 
 
-def test_a_finished_round_hides_its_seed_while_another_round_on_it_is_unfinished():
+def _finished_on_one_of_two_codes():
+    """Code X (a solo round) and code Y (a friend's round of X, so the same seed), and a
+    player who has finished their round of X: ``(x, y, player, finished)``."""
     _, sharer = make_player()
     x = share(sharer, play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy")))
     _, accomplice = make_player()
     y = share(accomplice, play_worst_boxes(accomplice, start(accomplice, x).json()))
     _, player = make_player()
     finished = play_worst_boxes(player, start(player, x).json())
+    return x, y, player, finished
+
+
+def test_a_finished_round_hides_its_seed_while_another_round_on_it_is_unfinished():
+    _, y, player, finished = _finished_on_one_of_two_codes()
     assert finished["seed"] is not None
     again = start(player, y).json()  # allowed: nothing unfinished on these dice
     shown = player.get(f"/api/v1/rounds/{finished['id']}/").json()
@@ -81,12 +88,7 @@ def test_while_a_round_on_the_same_dice_is_unfinished_no_view_tells_its_dice(yat
     their own), and the finished round's analysis (every decision's dice and the best
     move) is refused like a hint: both would tell Y's dice to come and how to play
     them."""
-    _, sharer = make_player()
-    x = share(sharer, play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy")))
-    _, accomplice = make_player()
-    y = share(accomplice, play_worst_boxes(accomplice, start(accomplice, x).json()))
-    _, player = make_player()
-    finished = play_worst_boxes(player, start(player, x).json())
+    x, y, player, finished = _finished_on_one_of_two_codes()
     analysis = f"/api/v1/rounds/{finished['id']}/analysis/"
     before = player.get(f"/api/v1/friend/{x}/").json()
     assert all(len(dice) == 5 for dice in _dice_of(before["sharer_round"]["turns"]))
