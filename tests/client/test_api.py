@@ -131,6 +131,7 @@ def test_a_server_slow_to_answer_is_not_called_unreachable():
     api, notices, _ = client_for(handler, max_attempts=2)
     with pytest.raises(ConnectionLost) as caught:
         api.round("r1")
+    assert len(seen) == 2
     assert str(caught.value) == "no answer from http://yatzy.test within 25 s"
     assert notices == [
         "No answer from http://yatzy.test within 25 s; retrying in 1 s (attempt 2 of 2)."
