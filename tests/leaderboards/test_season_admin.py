@@ -56,6 +56,20 @@ def lines(season: Season, kind: str) -> dict[str, int]:
     )
 
 
+def test_the_season_list_serves_every_year_a_season_can_have(admin_client):
+    """The admin's date hierarchy answered 500 for a season in 9999 (it computed the
+    year after); the list is filtered by its start date instead."""
+    response = admin_client.post(
+        "/admin/leaderboards/season/add/",
+        season_form(slug="far", start_date="9999-12-01", end_date="9999-12-31"),
+    )
+    assert response.status_code == 302, response.content[:500]
+    listing = admin_client.get("/admin/leaderboards/season/")
+    assert listing.status_code == 200 and b"far" in listing.content
+    for query in ("?start_date__year=9999", "?start_date__year=9999&start_date__month=12"):
+        assert admin_client.get(f"/admin/leaderboards/season/{query}").status_code in (200, 302)
+
+
 def test_a_season_cannot_end_before_it_starts(admin_client):
     response = admin_client.post(
         "/admin/leaderboards/season/add/", season_form(end_date="2026-10-31")
