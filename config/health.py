@@ -22,8 +22,10 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from health_check.base import HealthCheck
+from health_check.contrib.celery import Ping
 from health_check.exceptions import ServiceUnavailable
 from health_check.views import HealthCheckView
+from kombu.exceptions import OperationalError
 
 
 def heartbeat_path() -> Path:
@@ -54,6 +56,26 @@ class WorkerHeartbeat(HealthCheck):
             raise ServiceUnavailable(f"The last worker heartbeat was {age:.0f} s ago")
 
 
+@dataclasses.dataclass
+class WorkerPing(Ping):
+    """django-health-check's ping of the workers, asked once more when the broker
+    connection it took from the pool was a dead one. After Redis restarts, each web
+    process's pool still holds the socket to the old server, whose first use fails:
+    every process answered 503 once (one of them 50 s after Redis was back) though
+    Redis and the workers were fine. A second failure in a row is the broker's."""
+
+    def run(self) -> None:
+        with self.app.connection_for_write() as connection:  # not connected: its errors
+            errors = (*connection.connection_errors, OperationalError)
+        try:
+            super().run()
+        except errors:
+            try:
+                super().run()
+            except errors as exc:
+                raise ServiceUnavailable(f"The broker does not answer: {exc}") from exc
+
+
 def uses_filesystem_broker() -> bool:
     return bool(settings.CELERY_BROKER_URL.startswith("filesystem://"))
 
@@ -74,7 +96,7 @@ def configured_checks() -> list[tuple[type[HealthCheck] | str, dict[str, Any]]]:
     if uses_filesystem_broker():
         checks.append((WorkerHeartbeat, {}))
     else:
-        checks.append(("health_check.contrib.celery.Ping", {}))
+        checks.append((WorkerPing, {}))
     return checks
 
 

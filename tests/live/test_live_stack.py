@@ -69,7 +69,7 @@ def test_a_request_line_too_long_is_414_as_the_schema_says(live_stack):
 def worker_check(body: dict[str, str]) -> str:
     """The name of the worker's check in a health answer: a ping on Redis, the
     heartbeat on the filesystem broker (config.health)."""
-    prefix = "WorkerHeartbeat(" if health.uses_filesystem_broker() else "Ping("
+    prefix = "WorkerHeartbeat(" if health.uses_filesystem_broker() else "WorkerPing("
     [name] = [name for name in body if name.startswith(prefix)]
     return name
 
