@@ -207,7 +207,9 @@ def _resume_or_start(
     Returns ``(round, created)``."""
     for _attempt in range(3):
         unfinished = rounds.filter(status=Round.Status.IN_PROGRESS).first()
-        if unfinished is not None:
+        # A ranked daily round left unfinished at its day's reveal is over, even before
+        # the day's close job has stored it so: a new start is a practice replay.
+        if unfinished is not None and not _round_expire_if_due(unfinished):
             return unfinished, False
         rnd = create()
         if rnd is not None:
@@ -215,6 +217,18 @@ def _resume_or_start(
     raise ConflictError(
         _("Another start of this round is under way; try again."), code="start_conflict"
     )
+
+
+def _round_expire_if_due(rnd: Round) -> bool:
+    """Whether the round is expired as every read shows it (``selectors.round_status``);
+    if so, store it so (conditionally: the day's close may store it at the same time)."""
+    if selectors.round_status(rnd) != Round.Status.EXPIRED:
+        return False
+    if rnd.status != Round.Status.EXPIRED:
+        Round.objects.filter(pk=rnd.pk, status=Round.Status.IN_PROGRESS).update(
+            status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1
+        )
+    return True
 
 
 class _PartyMoved(Exception):
@@ -230,11 +244,7 @@ def _round_act(
     scores: bool = False,
 ) -> tuple[Round, yatzy.Game]:
     rnd = selectors.round_get_for_player(round_id=round_id, player=player)
-    if selectors.round_status(rnd) == Round.Status.EXPIRED:
-        if rnd.status != Round.Status.EXPIRED:
-            Round.objects.filter(pk=rnd.pk, status=Round.Status.IN_PROGRESS).update(
-                status=Round.Status.EXPIRED, updated_at=timezone.now(), version=F("version") + 1
-            )
+    if _round_expire_if_due(rnd):
         raise ServiceError(
             _("The day of this ranked round has ended and its grace period is over."),
             code="round_expired",

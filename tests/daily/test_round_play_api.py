@@ -162,6 +162,27 @@ def test_ranked_round_may_finish_in_grace_then_expires():
     assert after["seed"] is not None
 
 
+def test_after_the_reveal_a_start_replays_even_before_the_day_is_closed():
+    """The ranked round left unfinished is expired from the reveal on; the day's close
+    job may run later (a worker down): a start then is a practice replay, not the
+    expired round back."""
+    _, client = make_player()
+    with time_machine.travel(NOON, tick=False):
+        state = start(client).json()
+        ranked = play_turn(client, state["id"], state)
+    with time_machine.travel(dt.datetime(2026, 11, 21, 0, 31, tzinfo=dt.UTC), tick=False):
+        assert Challenge.objects.get(date=DAY).closed_at is None
+        response = start(client)
+        assert response.status_code == 201, response.json()
+        replay = response.json()
+        assert replay["id"] != ranked["id"] and replay["ranked"] is False
+        assert replay["status"] == "in_progress"
+        again = start(client)  # the replay is the unfinished round now
+        assert (again.status_code, again.json()["id"]) == (200, replay["id"])
+    stored = Round.objects.get(pk=ranked["id"])
+    assert stored.status == Round.Status.EXPIRED and stored.actions == ranked["actions"]
+
+
 def test_round_started_during_grace_on_previous_day_is_practice():
     _, client = make_player()
     with time_machine.travel(NOON, tick=False):
