@@ -133,7 +133,9 @@ def test_the_worker_ping_is_asked_again_when_redis_has_restarted(tmp_path):
     redis = Redis(tmp_path, free_port())
     redis.start()
     try:
-        app = Celery("health-test", broker=redis.url)
+        # Not the current app: the rest of this process's tests send their jobs
+        # through the project's own.
+        app = Celery("health-test", broker=redis.url, set_as_current=False)
         check = health.WorkerPing(app=app, timeout=dt.timedelta(seconds=0.2))
         with pytest.raises(ServiceUnavailable, match="workers unavailable"):
             check.run()  # the pool now holds a connection
@@ -144,6 +146,7 @@ def test_the_worker_ping_is_asked_again_when_redis_has_restarted(tmp_path):
         redis.stop()  # down for good: the broker's fault, said as such
         with pytest.raises(ServiceUnavailable):
             check.run()
+        app.close()
     finally:
         redis.stop()
 
