@@ -112,30 +112,24 @@ def test_a_worker_killed_mid_analysis_leaves_no_round_analysed_twice_or_skipped(
 
 @contextmanager
 def analysis_blocked(held: Round) -> Iterator[Callable[[], bool]]:
-    """Yields "the worker now waits, mid-chunk". PostgreSQL: a row lock on ``held``
-    (the worker waits to store its loss). SQLite: the write lock, taken once the worker
-    has stored its first round (it waits at its next write). The worker stores a round
-    every 15 ms or so: the count is read on the lock's own connection, without the ORM,
-    and polled every few milliseconds, so the lock comes long before the last round."""
+    """Yields "the worker is now in the middle of its chunks", to kill it there.
+    PostgreSQL: a row lock on ``held``, so the worker waits to store its loss. SQLite:
+    once the worker has stored its first round, read without the ORM on a connection of
+    its own (WAL: a read waits for no writer) every few milliseconds; the worker stores
+    a round every 15 ms or so and is killed right away, between two writes or in one.
+    (Taking the write lock there instead lost the race at times: waiting for the lock
+    behind the worker's writes, the lock came after the last round.)"""
     if connection.vendor == "postgresql":
         with transaction.atomic():
             Round.objects.select_for_update().filter(pk=held.pk).get()
             yield waiting_on_me
         return
-    lock = sqlite3.connect(connection.settings_dict["NAME"], timeout=30)
+    reader = sqlite3.connect(connection.settings_dict["NAME"], timeout=30)
     stored = (
         f"SELECT count(*) FROM {Round._meta.db_table}"
         f" WHERE {Round._meta.get_field('loss').column} IS NOT NULL"
     )
-
-    def lock_after_the_first() -> bool:
-        if lock.execute(stored).fetchone()[0] < 1:
-            return False
-        lock.execute("BEGIN IMMEDIATE")
-        return True
-
     try:
-        yield lock_after_the_first
+        yield lambda: reader.execute(stored).fetchone()[0] >= 1
     finally:
-        lock.rollback()
-        lock.close()
+        reader.close()
