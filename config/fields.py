@@ -20,6 +20,19 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class QueryIntegerField(serializers.IntegerField):
+    """An integer from a query string, written as one: ASCII digits, a minus sign at
+    most. DRF's own field reads ``1.0``, `` 1``, ``+1``, ``1_0`` and other scripts'
+    digits as numbers, so ``?page=1.0`` would be a page where docs promise a 400."""
+
+    def to_internal_value(self, data: Any) -> int:
+        text = data if isinstance(data, str) else ""
+        digits = text[1:] if text.startswith("-") else text
+        if not (digits.isascii() and digits.isdigit()):
+            self.fail("invalid")
+        return super().to_internal_value(text)
+
+
 class StrictCharField(serializers.CharField):
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):

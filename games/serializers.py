@@ -5,6 +5,7 @@ from config.fields import (
     BoundedListField,
     FlatBodySerializer,
     OptionsField,
+    QueryIntegerField,
     StrictCharField,
     StrictChoiceField,
     StrictIntegerField,
@@ -184,7 +185,7 @@ class GameCreateSerializer(serializers.Serializer):
 class GamesQuerySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[mode.value for mode in Round.Mode], required=False)
     status = serializers.ChoiceField(choices=STATUSES, required=False)
-    page = serializers.IntegerField(min_value=1, required=False)
+    page = QueryIntegerField(min_value=1, required=False)
 
 
 class SeatTotalSerializer(serializers.Serializer):

@@ -1,13 +1,14 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from config.fields import QueryIntegerField
 from leaderboards.selectors import Cursor
 
 
 class BoardQuerySerializer(serializers.Serializer):
     """Query parameters every board accepts."""
 
-    page = serializers.IntegerField(min_value=1, required=False, default=1)
+    page = QueryIntegerField(min_value=1, required=False, default=1)
     around = serializers.ChoiceField(
         choices=["me"], required=False, help_text="`me`: the entries around you, not a page."
     )

@@ -248,6 +248,14 @@ def test_a_page_past_the_end_is_invalid_page_on_every_list(started):
     assert_error(client.get("/api/v1/games/", {"page": 2}), 404, "invalid_page")
 
 
+@pytest.mark.parametrize("url", ["/api/v1/games/", "/api/v1/leaderboards/best-day/"])
+@pytest.mark.parametrize("page", ["1.0", " 1", "1 ", "+1", "1_0", "\u0661", "\u00b2", "0x1", "-1"])
+def test_a_page_is_a_number_written_in_ascii_digits_on_every_list(started, url, page):
+    client, _ = started
+    assert client.get(url, {"page": "1"}).status_code == 200
+    assert_error(client.get(url, {"page": page}), 400, "invalid_input")
+
+
 @pytest.mark.parametrize(
     ("body", "content_type"),
     [
