@@ -76,6 +76,30 @@ def test_moves_are_sorted_and_holds_keep_the_named_faces(yatzy_table: Table) -> 
                 assert sorted(game.dice[p] for p in move.hold) == list(move.keep)
 
 
+@pytest.mark.parametrize("name", ["yatzy", "yahtzee"])
+def test_every_distinct_hold_is_offered_holding_every_die_included(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    table = request.getfixturevalue(f"{name}_table")
+    rerolls = [g for g in _random_games(yatzy.get_ruleset(name), 150, seed=5) if g.rolls_left]
+    rerolls = [g for g in rerolls if g.rolls_used]
+    assert len(rerolls) > 20
+    for game in rerolls:
+        moves = best_move(game, table=table).moves
+        keeps = sorted(m.keep for m in moves if m.is_roll)
+        distinct = {
+            tuple(sorted(game.dice[p] for p in range(len(game.dice)) if mask >> p & 1))
+            for mask in range(1 << len(game.dice))
+        }
+        assert keeps == sorted(distinct)
+        (all_held,) = (m for m in moves if m.is_roll and len(m.hold) == len(game.dice))
+        after = copy.deepcopy(game)
+        after.roll(all_held.hold)
+        assert after.dice == game.dice
+        assert all_held.expected == pytest.approx(best_move(after, table=table).best.expected)
+        assert all_held.expected <= moves[0].expected
+
+
 def test_first_move_of_a_turn_is_to_roll_at_the_table_value(yatzy_table: Table) -> None:
     advice = best_move(yatzy.Game(yatzy.get_ruleset("yatzy"), bytes(32)), table=yatzy_table)
     assert len(advice.moves) == 1 and advice.best.is_roll and advice.best.hold == ()

@@ -109,16 +109,16 @@ def multisets(n: int) -> Multisets:
 
 @functools.cache
 def sub_keeps(n: int, k: int) -> tuple[int, ...]:
-    """Keeps strictly inside keep k of an n-dice game: what may be held to roll again.
+    """Every keep inside keep k of an n-dice game, k itself included: what may be held to
+    roll again (holding every die is a legal roll, if never a better one).
 
     >>> ms = multisets(5)
     >>> sorted(ms.faces(s) for s in sub_keeps(5, ms.index_of((2, 2))))
-    [(), (2,)]
+    [(), (2,), (2, 2)]
     """
     ms = multisets(n)
     counts = ms.counts[k].tolist()
     return tuple(
         ms.index_of(f + 1 for f in range(FACES) for _ in range(sub[f]))
         for sub in itertools.product(*(range(c + 1) for c in counts))
-        if list(sub) != counts
     )
