@@ -639,7 +639,8 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
     One unfinished round per seed and player too, whichever code led to it: another
     code on the same dice (a friend who played this code and shared their round) is 409
     ``same_dice_unfinished`` while the first is unfinished, since finishing the second
-    would show the seed, and so every die of the first. Returns ``(round, created)``.
+    would show the seed, and so every die of the first. A new friend round counts to
+    ``MAX_UNFINISHED_GAMES`` like any game outside the daily. Returns ``(round, created)``.
     """
     share = selectors.share_get(code=code)
     shared = share.round
@@ -662,14 +663,18 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
                 code="same_dice_unfinished",
                 extra=selectors.round_payload(other),
             )
-        return _resume_or_start(
-            Round.objects.filter(player=player, share=share),
-            create=lambda: round_create(
+
+        def create() -> Round | None:
+            # A friend round is a game outside the daily: it counts to the quota, which
+            # a second start of the same code (its round returned) never meets.
+            _unfinished_games_check(player)
+            return round_create(
                 player=player,
                 ruleset=yatzy.get_ruleset(shared.ruleset, **shared.options),
                 seed=bytes(shared.seed),
                 mode=Round.Mode.FRIEND,
                 share=share,
                 view=view,
-            ),
-        )
+            )
+
+        return _resume_or_start(Round.objects.filter(player=player, share=share), create=create)

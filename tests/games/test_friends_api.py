@@ -128,6 +128,22 @@ def test_one_unfinished_friend_round_per_code_a_second_start_returns_it():
     assert Round.objects.filter(share__code=code).count() == 1
 
 
+def test_a_new_friend_round_counts_to_the_unfinished_games_quota(monkeypatch):
+    from games import services
+
+    monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 2)
+    _, sharer = make_player()
+    first, second = (share(sharer, finished_solo(sharer))["code"] for _ in range(2))
+    friend_user, friend = make_player()
+    assert start(friend, first).status_code == 201
+    new_game(friend, mode="solo", ruleset="yatzy")
+    refused = start(friend, second)
+    assert refused.status_code == 400 and refused.json()["code"] == "too_many_unfinished_games"
+    assert not Round.objects.filter(player=friend_user, share__code=second).exists()
+    # The round already started on a code is still returned at the quota.
+    assert start(friend, first).status_code == 200
+
+
 def test_the_sharer_sees_who_played_and_their_scores():
     _, sharer = make_player()
     shared = finished_solo(sharer)
