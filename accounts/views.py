@@ -16,6 +16,7 @@ from accounts.serializers import (
     TokenSerializer,
 )
 from config.openapi import ERROR_RESPONSES
+from config.parsers import body_checked
 
 
 class RegisterView(APIView):
@@ -64,6 +65,7 @@ class LogoutView(APIView):
         summary="Revoke the token this request carries (your other log-ins stay)",
     )
     def post(self, request: Request) -> Response:
+        body_checked(request)
         token = request.auth if isinstance(request.auth, AuthToken) else None
         services.user_logout(user=player_of(request), token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)

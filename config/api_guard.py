@@ -1,6 +1,7 @@
 """The API's outer edge: every answer under ``/api/`` is JSON in the error shape, DEBUG
 or not, a body over the limit is refused before anything reads it, and so is a body
-without a length (chunked), which Django would read as empty.
+without a length (chunked), which Django would read as empty: for the methods whose body
+the API reads (``BODY_METHODS``); a GET's body is never read, so never refused.
 
 Django answers some requests before DRF sees them: a path no route matches (with
 ``DEBUG`` on, its debug page), an exception a view did not handle, a request Django
@@ -19,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.api_errors import error_body
-from config.parsers import too_large
+from config.parsers import BODY_METHODS, too_large
 
 API_PREFIX = "/api/"
 
@@ -49,6 +50,8 @@ class ApiGuardMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith(API_PREFIX):
             return self.get_response(request)
+        if request.method not in BODY_METHODS:
+            return self._answer(request)
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             # Django reads a body by its Content-Length only: a chunked one would be
             # taken as empty and answered as if its fields were missing.
@@ -65,6 +68,9 @@ class ApiGuardMiddleware:
             # drops it. Each server discards the unread body itself (gunicorn up to a
             # bound, then it closes the connection).
             return response
+        return self._answer(request)
+
+    def _answer(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         allowed = response.get("Allow")
         if allowed is not None and "OPTIONS" in allowed:

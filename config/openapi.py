@@ -11,6 +11,8 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from config.parsers import BODY_METHODS
+
 ErrorSerializer = inline_serializer(
     name="Error",
     fields={
@@ -76,12 +78,12 @@ class ApiSchema(AutoSchema):
         if operation is None:
             return None
         responses = operation.setdefault("responses", {})
-        if self.method in ("POST", "PUT", "PATCH", "DELETE"):
+        if self.method in BODY_METHODS:
+            # Operations without a request body check one sent anyway (body_checked).
             responses.setdefault("411", LENGTH_REQUIRED)
             responses.setdefault("413", TOO_LARGE)
-        responses.setdefault("406", NOT_ACCEPTABLE)
-        if "requestBody" in operation:
             responses.setdefault("415", NOT_JSON)
+        responses.setdefault("406", NOT_ACCEPTABLE)
         if getattr(self.view, "throttle_scope", None):
             responses.setdefault("429", THROTTLED)
         responses.setdefault("503", UNAVAILABLE)

@@ -23,6 +23,10 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, parsers, status
 from rest_framework.parsers import get_encoding  # type: ignore[attr-defined]  # not in the stubs
 
+# The methods whose body the API reads, and so checks at its edge (its length, its size)
+# and parses (JSON only). A body sent with any other method is never read.
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
 # Everything a JSON string can hold, so brackets inside strings are not counted.
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(rb"[\[\]{}]")
@@ -133,3 +137,11 @@ class JSONParser(parsers.JSONParser):
                 )
             )
         return data
+
+
+def body_checked(request: Any) -> None:
+    """For an operation that takes no body: a body sent anyway is held to the API's rules
+    like any other (415 when it is not JSON, 400 when it is not valid JSON), though none
+    of its members is read, as no unknown member of any body is. Without this, DRF parses
+    a body only when a view reads it, and such a view never does."""
+    request.data  # noqa: B018  # reading it is the parse and its checks

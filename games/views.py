@@ -19,6 +19,7 @@ import yatzy
 from accounts.auth import player_of
 from config.api_errors import NotFoundError, error_text
 from config.openapi import ERROR_RESPONSES, ErrorSerializer
+from config.parsers import body_checked
 from daily import clock
 from daily.services import challenge_for_play
 from games import rules, selectors, services
@@ -195,6 +196,7 @@ class DailyRoundsView(APIView):
         ),
     )
     def post(self, request: Request, day: dt.date) -> Response:
+        body_checked(request)
         rnd, created = services.round_start_daily(player=player_of(request), day=day)
         return Response(
             selectors.round_payload(rnd),
@@ -303,6 +305,7 @@ class RoundShareView(APIView):
         summary="Share your finished round: its friend code (the same code every time)",
     )
     def post(self, request: Request, round_id: UUID) -> Response:
+        body_checked(request)
         share = services.share_create(round_id=round_id, player=player_of(request))
         return Response(
             {"code": share.code, "url": request.build_absolute_uri(selectors.share_url(share))}
@@ -345,6 +348,7 @@ class FriendView(APIView):
         summary="Revoke your code: no new rounds; 404 to all but the friends who played it",
     )
     def delete(self, request: Request, code: str) -> Response:
+        body_checked(request)
         services.share_revoke(code=code, player=player_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 

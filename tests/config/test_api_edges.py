@@ -2,16 +2,21 @@
 with a code, bodies are bounded and strictly typed, throttles key on the real client."""
 
 import datetime as dt
+import io
 import json
+import re
 import time
+import uuid
 
 import pytest
 import time_machine
 from django.db import connection
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.models import Round
+from config.parsers import BODY_METHODS
+from games.models import Round, ShareCode
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -241,6 +246,62 @@ def test_a_chunked_body_is_411_and_changes_nothing(started):
     )
     assert_error(response, 411, "length_required")
     assert Round.objects.get(pk=state["id"]).version == 0
+
+
+def _body_operations():
+    """Every operation whose body the API reads (the schema's POST, PUT, PATCH and
+    DELETE), its path parameters filled with values of the right shape."""
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("spectacular", "--format", "openapi-json", stdout=out)
+    filled = {"round_id": str(uuid.uuid4()), "party_id": str(uuid.uuid4())}
+    filled |= {"day": "2026-11-20", "code": "ABCDEFGH"}
+    for path, item in json.loads(out.getvalue())["paths"].items():
+        for method in item:
+            if method.upper() in BODY_METHODS:
+                yield method, re.sub(r"{(\w+)}", lambda m: filled[m.group(1)], path)
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "status", "code"),
+    [
+        ("hello", "text/plain", 415, "unsupported_media_type"),
+        ('{"x":', "application/json", 400, "parse_error"),
+        ('{"x": "\\ud800"}', "application/json", 400, "parse_error"),
+    ],
+)
+def test_every_operation_holds_a_body_to_the_api_rules_even_one_that_takes_none(
+    started, body, content_type, status, code
+):
+    """Operations without a request body (a daily start, a share, a logout, a revoke)
+    never read one, so DRF never parsed it: text or broken JSON started rounds."""
+    client, _ = started
+    operations = list(_body_operations())
+    assert ("post", "/api/v1/daily/2026-11-20/rounds/") in operations
+    assert ("delete", "/api/v1/friend/ABCDEFGH/") in operations
+    before = (Round.objects.count(), ShareCode.objects.count(), AuthToken.objects.count())
+    for method, path in operations:
+        response = client.generic(method.upper(), path, body, content_type=content_type)
+        assert_error(response, status, code)
+    assert (Round.objects.count(), ShareCode.objects.count(), AuthToken.objects.count()) == before
+
+
+def test_a_body_a_bodiless_operation_reads_nothing_of_is_no_error(started):
+    client, _ = started
+    for body in ("", "{}", '{"unknown": 1}'):
+        started_again = client.generic(
+            "POST", "/api/v1/daily/2026-11-20/rounds/", body, content_type="application/json"
+        )
+        assert started_again.status_code == 200, started_again.content[:200]
+
+
+def test_a_get_body_is_never_read_so_never_refused(started, settings):
+    client, state = started
+    url = f"/api/v1/rounds/{state['id']}/"
+    big = "x" * (settings.API_MAX_BODY_BYTES + 1)
+    assert client.generic("GET", url, big, content_type="text/plain").status_code == 200
+    assert client.get(url, HTTP_TRANSFER_ENCODING="chunked").status_code == 200
 
 
 def test_a_page_past_the_end_is_invalid_page_on_every_list(started):
