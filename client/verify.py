@@ -306,7 +306,15 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
     problems: dict[int, list[str]] = {}
     boxes: dict[int, str] = {}
     server = {step.slot: step for step in replay.steps}
-    acks = {_slot(event): event for event in record.actions()}
+    acks: dict[Slot, Mapping[str, Any]] = {}
+    # The server acknowledges one action a slot (its turn/roll precondition): a second
+    # one journaled at a slot is extra, whatever it is, and must not hide the first.
+    doubled: list[Mapping[str, Any]] = []
+    for event in record.actions():
+        if _slot(event) in acks:
+            doubled.append(event)
+        else:
+            acks[_slot(event)] = event
     stretches = _elsewhere(record.events)
 
     def elsewhere(slot: Slot) -> bool:
@@ -314,6 +322,14 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
 
     def problem(turn: int, text: str) -> None:
         problems.setdefault(turn, []).append(text)
+
+    for extra in doubled:
+        turn, roll = _slot(extra)
+        problem(
+            turn,
+            f"this client's journal has {_move_text(extra, roll, box_name)} as well, a second "
+            "action at the same point of the round, which no server's log can hold",
+        )
 
     here: set[int] = set()
     away: set[int] = set()

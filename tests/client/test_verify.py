@@ -335,6 +335,23 @@ def test_a_roll_the_server_added_fails_as_extra(tmp_path):
     assert "after roll 3, which this client did not make" in texts[0]
 
 
+@pytest.mark.parametrize("first", ["chance", "sixes"])
+def test_an_action_the_journal_holds_twice_at_one_point_fails_as_extra(tmp_path, first):
+    """A second action at one point of the round (a journal edited, or a client that
+    recorded an action the server never took), whether it comes before the real one or
+    repeats it, fails the round: the server's log holds one action a point."""
+    state, record = played(tmp_path)
+    (sixes,) = (
+        e for e in record.events if e.get("event") == "action" and e.get("category") == "sixes"
+    )
+    extra = {**sixes, "category": first, "points": 0 if first == "chance" else sixes["points"]}
+    record.events.insert(record.events.index(sixes), extra)
+    texts = failures(verify_round(state, record=record, box_name=box_name))
+    assert len(texts) == 1 and texts[0].startswith("turn 6 ("), texts
+    assert "as well, a second action at the same point of the round" in texts[0]
+    assert "VERIFICATION FAILED" in printed(verify_round(state, record=record))
+
+
 def test_turns_played_elsewhere_are_reported_as_not_checked_not_failures(tmp_path):
     state, record = played(tmp_path, elsewhere=3)
     report = verify_round(state, record=record)
