@@ -30,6 +30,32 @@ class UsernameKeyField(models.CharField):  # type: ignore[type-arg]
         return value
 
 
+SHOWN_NAME_TAKEN = _("Another player is shown by that name.")
+USERNAME_TAKEN = _("That username is taken.")
+
+
+def shown_name_key(user: "User") -> str:
+    """The key of the name other players see: the display name, else the username."""
+    return name_key(user.display_name or user.username)
+
+
+def shown_name_taken(user: "User") -> bool:
+    """Whether another player is shown by the name ``user`` would be shown by, its
+    display name and username as they are now (saved or not)."""
+    others = User.objects.exclude(pk=user.pk) if user.pk else User.objects.all()
+    return others.filter(shown_name_key=shown_name_key(user)).exists()
+
+
+class ShownNameKeyField(models.CharField):  # type: ignore[type-arg]
+    """The key of the name a player is shown by, kept as :class:`UsernameKeyField` keeps
+    the username's: no two players are shown by names of one key."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        value = shown_name_key(model_instance)  # type: ignore[arg-type]
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class PlayerManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> "User":
         """Log-in lookup: by the username's key (NFKC + case folding), like the
@@ -47,6 +73,13 @@ class User(AbstractUser):
     # "ss"), hence the room.
     username_key = UsernameKeyField(_("username key"), max_length=600, unique=True, editable=False)
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    # The key of the display name, or of the username without one: unique (below), so no
+    # player can be shown as another ("Bob" beside "bob", full-width "BOB", or another's
+    # username). Blank only in rows an older release inserted during a rolling deploy,
+    # until their next save.
+    shown_name_key = ShownNameKeyField(
+        _("shown name key"), max_length=600, editable=False, default="", db_default=""
+    )
     # Database defaults too, so the previous release's code can insert players while a
     # rolling deploy runs (docs/operations.md, migrations).
     language = models.CharField(
@@ -81,10 +114,34 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["shown_name_key"],
+                condition=~models.Q(shown_name_key=""),
+                name="accounts_user_shown_name_unique",
+                violation_error_message=SHOWN_NAME_TAKEN,
+            )
+        ]
+
+    def clean(self) -> None:
+        # A form (the admin's) checks the names here: the keys are not its fields, so
+        # Django's own unique and constraint checks pass them by, and the database's
+        # refusal would be a 500.
+        super().clean()
+        errors = {}
+        if User.objects.exclude(pk=self.pk).filter(username_key=name_key(self.username)).exists():
+            errors["username"] = USERNAME_TAKEN
+        if shown_name_taken(self):
+            errors["display_name"] = SHOWN_NAME_TAKEN
+        if errors:
+            raise ValidationError(errors)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # A saved username takes its key along (UsernameKeyField computes it).
+        # A saved name takes its keys along (the key fields compute them).
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_key"}
+        if update_fields is not None:
+            extra = {"username_key"} if "username" in update_fields else set()
+            if {"username", "display_name"} & set(update_fields):
+                extra.add("shown_name_key")
+            kwargs["update_fields"] = {*update_fields, *extra}
         super().save(*args, **kwargs)

@@ -6,13 +6,12 @@ from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import transaction
-from django.utils.translation import gettext_lazy as _
+from django.db import IntegrityError, transaction
 from knox.models import AuthToken
 
 import yatzy
 from accounts import hooks
-from accounts.models import User
+from accounts.models import SHOWN_NAME_TAKEN, USERNAME_TAKEN, User, shown_name_taken
 from accounts.names import display_name_clean, username_check, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
@@ -23,7 +22,9 @@ def user_create(*, username: str, password: str, display_name: str = "") -> User
     Usernames are NFKC-normalised and unique by their key (NFKC + case folding). Raises
     ``ServiceError`` with code ``invalid_username`` or ``invisible_name`` for a name
     that is not one, ``weak_password`` when Django's validators refuse the password and
-    ``ConflictError(code="username_taken")`` when the name is in use.
+    ``ConflictError(code="username_taken")`` when the name is in use (as a username, or
+    as the name another player is shown by); ``display_name_taken`` when the display
+    name is another player's shown name.
     """
     return _user_insert(_user_candidate(username, password, display_name))
 
@@ -65,8 +66,19 @@ def _user_insert(candidate: User) -> User:
         username_key=candidate.username_key, password=candidate.password
     ).first()
     if created is None:
-        raise ConflictError(_("That username is taken."), code="username_taken")
+        # Refused by a unique key: the username's, or the shown name's (the display
+        # name given, or a username another player shows as their display name).
+        if (
+            candidate.display_name
+            and not User.objects.filter(username_key=candidate.username_key).exists()
+        ):
+            raise _shown_name_taken()
+        raise ConflictError(USERNAME_TAKEN, code="username_taken")
     return created
+
+
+def _shown_name_taken() -> ConflictError:
+    return ConflictError(SHOWN_NAME_TAKEN, code="display_name_taken")
 
 
 # A player may be logged in with this many tokens at once (a terminal client on each
@@ -117,7 +129,9 @@ PROFILE_FIELDS = ("display_name", "language", "time_zone", "ruleset", "options")
 def user_update(*, user: User, data: dict[str, Any]) -> User:
     """Apply profile fields. The ruleset and options of new games are checked by the
     engine (its ``RulesetError``, 400 with its code, changes nothing); a new ruleset
-    without options starts from that ruleset's defaults."""
+    without options starts from that ruleset's defaults. A display name another player
+    is shown by (their display name, or their username without one; compared by
+    :func:`accounts.names.name_key`) is 409 ``display_name_taken``."""
     changes = {field: data[field] for field in PROFILE_FIELDS if field in data}
     if "ruleset" in changes and "options" not in changes and changes["ruleset"] != user.ruleset:
         changes["options"] = {}
@@ -129,9 +143,16 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
         )
     if "display_name" in changes:
         changes["display_name"] = _display_name(changes["display_name"])
+        if shown_name_taken(User(pk=user.pk, username=user.username, **changes)):
+            raise _shown_name_taken()
     for field, value in changes.items():
         setattr(user, field, value)
-    user.save(update_fields=list(changes))
+    try:
+        with transaction.atomic():
+            user.save(update_fields=list(changes))
+    except IntegrityError:  # the same name taken by a concurrent change since the check
+        user.refresh_from_db()
+        raise _shown_name_taken() from None
     return user
 
 

@@ -151,3 +151,151 @@ def test_the_migration_keys_existing_players_and_renames_a_newer_lookalike():
     renamed = f"STRASSE-{second.pk}"
     assert keys == {"Straße": "strasse", renamed: renamed.casefold(), "Zoë": "zoë"}
     assert User.objects.get_by_natural_key("strasse").pk == first.pk
+
+
+def patch_display_name(client, name):
+    return client.patch("/api/v1/accounts/me/", {"display_name": name}, format="json")
+
+
+@pytest.mark.parametrize(
+    ("theirs", "mine"),
+    [
+        ({"display_name": "Bob"}, "bob"),
+        ({"display_name": "Bob"}, "\uff22\uff2f\uff22"),  # full-width BOB
+        ({"display_name": "Straße"}, "STRASSE"),
+        ({}, "AUDC3"),  # their username, shown as they have no display name
+    ],
+    ids=ascii,
+)
+def test_no_player_can_be_shown_by_another_players_name(theirs, mine):
+    make_player("audc3", **theirs)
+    me, client = make_player("me")
+    response = patch_display_name(client, mine)
+    assert response.status_code == 409, response.json()
+    assert response.json()["code"] == "display_name_taken"
+    me.refresh_from_db()
+    assert (me.display_name, me.shown_name_key) == ("", "me")
+    # At registration too, and a username another player is shown by is taken.
+    taken = register("newcomer", display_name=mine)
+    assert (taken.status_code, taken.json()["code"]) == (409, "display_name_taken")
+    if theirs:
+        as_username = register(theirs["display_name"].upper())
+        assert (as_username.status_code, as_username.json()["code"]) == (409, "username_taken")
+    assert User.objects.count() == 2
+
+
+def test_a_player_may_show_their_own_username_and_a_freed_name_is_free_again():
+    _, ann = make_player("ann")
+    _, bob = make_player("bob")
+    assert patch_display_name(ann, "ANN").status_code == 200
+    assert patch_display_name(ann, "Annie").status_code == 200
+    assert patch_display_name(bob, "annie").status_code == 409
+    assert patch_display_name(ann, "").status_code == 200  # shown as "ann" again
+    assert patch_display_name(bob, "annie").status_code == 200
+    assert patch_display_name(bob, "Ann").status_code == 409
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_taking_one_display_name_at_once_one_gets_it():
+    """The stored key's unique constraint decides, whatever the checks before it saw:
+    each request waits, after its check, for the other to have checked too."""
+    import contextlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from unittest import mock
+
+    clients = [make_player(f"racer{i}")[1] for i in range(2)]
+    barrier = threading.Barrier(2)
+    original_save = User.save
+
+    def save_after_both_checked(self, *args, **kwargs):
+        if kwargs.get("update_fields") and "display_name" in kwargs["update_fields"]:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                barrier.wait(timeout=2)
+        return original_save(self, *args, **kwargs)
+
+    def patch(client):
+        try:
+            return patch_display_name(client, "Speedy")
+        finally:
+            connection.close()
+
+    with (
+        mock.patch.object(User, "save", save_after_both_checked),
+        ThreadPoolExecutor(max_workers=2) as pool,
+    ):
+        answers = list(pool.map(patch, clients))
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    assert User.objects.filter(display_name="Speedy").count() == 1
+    assert all(a.json()["code"] == "display_name_taken" for a in answers if a.status_code == 409)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keys_shown_names_and_clears_a_newer_display_name_shown_before():
+    executor = MigrationExecutor(connection)
+    before, after = [("accounts", "0005_tokens_hashed")], [("accounts", "0006_shown_name_key")]
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps.get_model("accounts", "User")
+        carl = old.objects.create(username="carl", username_key="carl", password="x")
+        bob = old.objects.create(
+            username="bob", username_key="bob", display_name="Robert", password="x"
+        )
+        # Shown as "carl", the username of an older player: shown by their username.
+        copycat = old.objects.create(
+            username="cc", username_key="cc", display_name="CARL", password="x"
+        )
+        quinn_shown = old.objects.create(
+            username="a1", username_key="a1", display_name="Quinn", password="x"
+        )
+        pat = old.objects.create(username="b1", username_key="b1", display_name="Pat", password="x")
+        # Shown as "pat", taken; their username "quinn" too, by an older display name.
+        twice = old.objects.create(
+            username="quinn", username_key="quinn", display_name="PAT", password="x"
+        )
+    except Exception:
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+        raise
+    executor.loader.build_graph()
+    executor.migrate(after)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    shown = {u.pk: (u.display_name, u.shown_name_key) for u in User.objects.all()}
+    assert shown == {
+        carl.pk: ("", "carl"),
+        bob.pk: ("Robert", "robert"),
+        copycat.pk: ("", "cc"),
+        quinn_shown.pk: ("Quinn", "quinn"),
+        pat.pk: ("Pat", "pat"),
+        twice.pk: (f"quinn-{twice.pk}", f"quinn-{twice.pk}"),
+    }
+
+
+def test_the_admin_refuses_a_name_another_player_has_with_a_form_error(admin_client):
+    """The keys are no fields of the admin's form, so Django's unique checks passed them
+    by and the database's refusal was a 500."""
+    make_player("bob", display_name="Bobby")
+    ann, _ = make_player("ann")
+    url = f"/admin/accounts/user/{ann.pk}/change/"
+    form = admin_client.get(url).context["adminform"].form
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if value is not None and name not in ("groups", "user_permissions", "password")
+    }
+    data |= {"date_joined_0": "2026-11-20", "date_joined_1": "12:00:00"}
+    for change, field in (
+        ({"username": "BOB"}, "username"),
+        ({"display_name": "bobby"}, "display_name"),
+    ):
+        response = admin_client.post(url, {**data, **change})
+        assert response.status_code == 200
+        assert field in response.context["adminform"].form.errors, response.context[
+            "adminform"
+        ].form.errors
+    ann.refresh_from_db()
+    assert (ann.username, ann.display_name) == ("ann", "")
+    assert admin_client.post(url, {**data, "display_name": "Annie"}).status_code == 302
+    ann.refresh_from_db()
+    assert (ann.display_name, ann.shown_name_key) == ("Annie", "annie")

@@ -516,6 +516,34 @@ def test_settings_change_the_profile_and_the_language_cookie():
     assert bad.status_code == 400
 
 
+def test_a_name_another_player_is_shown_by_is_refused_on_the_pages_beside_its_field():
+    from tests.factories import make_player
+
+    make_player("bob", display_name="Robert")
+    user, client = logged_in()
+    taken = client.post(
+        "/settings/",
+        {"display_name": "ROBERT", "language": "en", "time_zone": "UTC", "ruleset": "maxi"},
+    )
+    assert taken.status_code == 400
+    assert taken.context["form"].non_field_errors() == ["Another player is shown by that name."]
+    assert "Another player is shown by that name." in taken.content.decode()
+    user.refresh_from_db()
+    assert user.display_name == ""
+    signup = Client().post(
+        "/accounts/register/",
+        {"username": "newbie", "display_name": "robert", "password": "a-long-enough-passphrase"},
+    )
+    assert signup.status_code == 400
+    assert signup.context["form"].errors["display_name"] == [
+        "Another player is shown by that name."
+    ]
+    as_username = Client().post(
+        "/accounts/register/", {"username": "Robert", "password": "a-long-enough-passphrase"}
+    )
+    assert as_username.context["form"].errors["username"] == ["That username is taken."]
+
+
 def test_the_language_switcher_sets_the_language_of_the_pages():
     client = Client()
     response = client.post("/i18n/setlang/", {"language": "de", "next": "/rules/maxi/"})

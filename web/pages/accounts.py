@@ -46,6 +46,14 @@ class PageLoginView(LoginView):
         return super().post(request, *args, **kwargs)
 
 
+# The field of the sign-up form a refusal of the service belongs to (else the username).
+_REGISTER_FIELDS = {
+    "weak_password": "password",
+    "invisible_name": "display_name",
+    "display_name_taken": "display_name",
+}
+
+
 @require_http_methods(["GET", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -60,7 +68,7 @@ def register(request: HttpRequest) -> HttpResponse:
             try:
                 user = user_create(**form.cleaned_data)
             except ServiceError as exc:
-                field = "password" if exc.code == "weak_password" else "username"
+                field = _REGISTER_FIELDS.get(exc.code, "username")
                 form.add_error(field, error_text(exc))
             else:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
