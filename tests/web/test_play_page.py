@@ -134,6 +134,8 @@ def test_check_the_dice_has_the_seed_and_moves_only_once_they_may_be_shown():
     page = rolled(client, path)
     assert "How to check" in page and "data-dice-check " not in page  # today's seed is secret
     assert bytes(round_of(path).seed).hex() not in page
+    # No button yet, so the page does not point at one.
+    assert "The button below" not in page and "Once the seed is shown, a button here" in page
     solo = new_game(client, "solo", ruleset="yatzy", **defaults("yatzy"))
     rnd = play_out(user, round_of(solo))
     page = text(client.get(solo))
@@ -143,6 +145,7 @@ def test_check_the_dice_has_the_seed_and_moves_only_once_they_may_be_shown():
     assert json.loads(unescape(attrs["names"]))["full_house"] == "Full house"
     assert attrs["dice-count"] == "5"
     assert f"data-seed>{bytes(rnd.seed).hex()}<" in page
+    assert "The button below does both" in page and "Once the seed is shown" not in page
 
 
 def test_revoking_a_code_asks_first_on_the_rounds_page_and_on_the_friend_page():
