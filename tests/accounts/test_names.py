@@ -125,28 +125,36 @@ def test_seat_names_that_differ_by_an_invisible_character_or_case_are_one_name()
     assert [seat["name"] for seat in ok.json()["seats"]] == ["Ann", "Bo"]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_keys_existing_players_and_renames_a_newer_lookalike():
+def migrated(before: str, after: str, rows):
+    """Migrate accounts back to ``before``, make ``rows(User)`` there (the model as it
+    was), migrate to ``after``, then to the latest; returns what ``rows`` made."""
     executor = MigrationExecutor(connection)
-    before, after = (
-        [("accounts", "0003_i18n_labels_language_follows_browser")],
-        [("accounts", "0004_username_key")],
-    )
-    executor.migrate(before)
+    executor.migrate([("accounts", before)])
     try:
-        old = executor.loader.project_state(before).apps.get_model("accounts", "User")
-        # lower() tells these apart (on SQLite also "Ärne" from "ärne"); folding does not.
-        first = old.objects.create(username="Straße", password="x")
-        second = old.objects.create(username="STRASSE", password="x")
-        old.objects.create(username="Zoë", password="x")
+        made = rows(
+            executor.loader.project_state([("accounts", before)]).apps.get_model("accounts", "User")
+        )
     except Exception:
         executor.loader.build_graph()
         executor.migrate(executor.loader.graph.leaf_nodes())
         raise
     executor.loader.build_graph()
-    executor.migrate(after)
+    executor.migrate([("accounts", after)])
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+    return made
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_keys_existing_players_and_renames_a_newer_lookalike():
+    def rows(old):
+        # lower() tells these apart (on SQLite also "Ärne" from "ärne"); folding does not.
+        first = old.objects.create(username="Straße", password="x")
+        second = old.objects.create(username="STRASSE", password="x")
+        old.objects.create(username="Zoë", password="x")
+        return first, second
+
+    first, second = migrated("0003_i18n_labels_language_follows_browser", "0004_username_key", rows)
     keys = dict(User.objects.values_list("username", "username_key"))
     renamed = f"STRASSE-{second.pk}"
     assert keys == {"Straße": "strasse", renamed: renamed.casefold(), "Zoë": "zoë"}
@@ -232,11 +240,7 @@ def test_two_players_taking_one_display_name_at_once_one_gets_it():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keys_shown_names_and_clears_a_newer_display_name_shown_before():
-    executor = MigrationExecutor(connection)
-    before, after = [("accounts", "0005_tokens_hashed")], [("accounts", "0006_shown_name_key")]
-    executor.migrate(before)
-    try:
-        old = executor.loader.project_state(before).apps.get_model("accounts", "User")
+    def rows(old):
         carl = old.objects.create(username="carl", username_key="carl", password="x")
         bob = old.objects.create(
             username="bob", username_key="bob", display_name="Robert", password="x"
@@ -253,14 +257,11 @@ def test_the_migration_keys_shown_names_and_clears_a_newer_display_name_shown_be
         twice = old.objects.create(
             username="quinn", username_key="quinn", display_name="PAT", password="x"
         )
-    except Exception:
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
-        raise
-    executor.loader.build_graph()
-    executor.migrate(after)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+        return carl, bob, copycat, quinn_shown, pat, twice
+
+    carl, bob, copycat, quinn_shown, pat, twice = migrated(
+        "0005_tokens_hashed", "0006_shown_name_key", rows
+    )
     shown = {u.pk: (u.display_name, u.shown_name_key) for u in User.objects.all()}
     assert shown == {
         carl.pk: ("", "carl"),
