@@ -47,6 +47,7 @@ ENGINE_MESSAGES: dict[str, Promise] = {
         "The option %(option)s must be a whole number from 0 to %(max)s, not %(value)s."
     ),
     "invalid_option.choice": _("The option %(option)s must be one of %(choices)s, not %(value)s."),
+    "invalid_option.repeated": _("Give the option %(option)s once, not %(count)d times."),
     "invalid_option.pair": _(
         "The option %(option)s must be two whole numbers from 0 to %(max)s, "
         "[threshold, points], not %(value)s."

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.http import QueryDict
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy, pgettext_lazy
@@ -370,7 +371,21 @@ def ruleset_from_query(name: str, query: Mapping[str, str]) -> yatzy.Ruleset:
     Traceback (most recent call last):
     ...
     yatzy.errors.InvalidOptionError: option 'forced_order' must be true or false, not 'yes'
+    >>> ruleset_from_query("yatzy", QueryDict("forced_order=true&forced_order=false"))
+    Traceback (most recent call last):
+    ...
+    yatzy.errors.InvalidOptionError: option 'forced_order' is given 2 times
     """
     specs = {spec.name: spec for spec in yatzy.option_specs(name)}
-    options = {key: _option_value(specs.get(key), value) for key, value in query.items()}
+    given = query.lists() if isinstance(query, QueryDict) else ((k, [v]) for k, v in query.items())
+    options = {}
+    for key, values in given:
+        if len(values) > 1:  # which one would be a guess: the last, as Django reads it
+            raise yatzy.InvalidOptionError(
+                f"option {key!r} is given {len(values)} times",
+                reason="repeated",
+                option=key,
+                count=len(values),
+            )
+        options[key] = _option_value(specs.get(key), values[0])
     return yatzy.get_ruleset(name, **options)

@@ -679,7 +679,7 @@ def get_ruleset(name: str, /, **options: Any) -> Ruleset:
     yatzy.errors.OptionNotApplicableError: option 'full_straight_points' does not apply to yatzy ...
     """
     key = _options_key(options)
-    if key is None:
+    if key is None or not isinstance(name, str):  # the cache would choke on a list
         return _ruleset_checked(name, options)
     return _ruleset_of_key(name, key)
 

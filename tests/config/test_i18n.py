@@ -144,6 +144,9 @@ def test_house_rules_show_in_the_texts_and_the_maximum():
         ("maxi/?upper_bonus=75", "invalid_option"),
         ("yahtzee/?bonus=3", "unknown_option"),
         ("yatzy/?full_straight_points=25", "option_not_applicable"),
+        # Given twice: which value holds would be a guess (Django's reading keeps the last).
+        ("maxi/?forced_order=yes&forced_order=true", "invalid_option"),
+        ("maxi/?full_straight_points=25&full_straight_points=30", "invalid_option"),
     ],
 )
 def test_bad_options_are_400_with_the_engines_code(path, code):

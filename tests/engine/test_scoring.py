@@ -335,6 +335,9 @@ def test_options_are_json_and_rebuild_an_equal_ruleset(
     [
         ("chess", {}, UnknownRulesetError),
         ("Maxi", {}, UnknownRulesetError),
+        (["maxi"], {}, UnknownRulesetError),  # unhashable: the ruleset cache refused it
+        ({"maxi": 1}, {"forced_order": True}, UnknownRulesetError),
+        (None, {}, UnknownRulesetError),
         ("maxi", {"bonus": 1}, UnknownOptionError),
         ("maxi", {"forced_order": 1}, InvalidOptionError),
         ("maxi", {"saved_rolls": "yes"}, InvalidOptionError),

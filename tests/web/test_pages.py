@@ -370,6 +370,9 @@ def test_the_rules_page_takes_the_options_of_its_query_like_the_api():
     assert escape(api["upper_bonus"]["text"]) in page and "75" in api["upper_bonus"]["text"]
     bad = Client().get("/rules/maxi/?full_straight_points=22")
     assert bad.status_code == 400 and "full_straight_points" in text(bad)
+    twice = Client().get("/rules/maxi/?full_straight_points=25&full_straight_points=30")
+    assert twice.status_code == 400
+    assert "Give the option full_straight_points once, not 2 times." in unescape(text(twice))
 
 
 # -- accounts ---------------------------------------------------------------------------
