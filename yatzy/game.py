@@ -1,5 +1,6 @@
 """A game in progress: turns, rolls, the scorecard, bonuses, action log and snapshots."""
 
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Self
 
@@ -41,6 +42,10 @@ _SNAPSHOT_KEYS = frozenset(
         "is_over",
     }
 )
+# The snapshot's numbers and flags, whose JSON type is checked beside their value.
+_SCALARS = frozenset(
+    {"turn", "rolls_used", "saved_rolls", "extra_bonus", "upper_total", "bonus", "total", "is_over"}
+)
 
 
 class _Roll(NamedTuple):
@@ -76,7 +81,7 @@ def _parse_action(action: object) -> _Action:
                 return _new_action(_Score, (category,))
     raise InvalidActionError(
         'an action is {"type": "roll", "hold": [positions]} or '
-        f'{{"type": "score", "category": box}}, not {action!r}'
+        f'{{"type": "score", "category": box}}, not {reprlib.repr(action)}'
     )
 
 
@@ -88,7 +93,8 @@ def _checked_hold(hold: Iterable[int], dice_count: int, first_roll: bool) -> tup
         positions = None
     if positions is None or not _distinct_positions(positions, dice_count):
         raise InvalidHoldError(
-            f"hold lists distinct die positions from 0 to {dice_count - 1}, not {hold!r}",
+            f"hold lists distinct die positions from 0 to {dice_count - 1}, "
+            f"not {reprlib.repr(hold)}",
             reason="positions",
             last=dice_count - 1,
         )
@@ -427,8 +433,8 @@ class Game:
             raise InvalidSnapshotError(
                 f"a snapshot is a mapping with the keys {', '.join(sorted(_SNAPSHOT_KEYS))}"
             )
-        if data["version"] != SNAPSHOT_VERSION:
-            raise InvalidSnapshotError(f"unknown snapshot version {data['version']!r}")
+        if type(data["version"]) is not int or data["version"] != SNAPSHOT_VERSION:
+            raise InvalidSnapshotError(f"unknown snapshot version {reprlib.repr(data['version'])}")
         game = cls(_ruleset_of(data["ruleset"]), _seed_of(data["seed"]))
         rules = game._ruleset
         if not isinstance(data["actions"], list):
@@ -454,8 +460,10 @@ class Game:
         game._extra_bonus = data["extra_bonus"]
         # Further yatzys are worth a fixed amount each, at most one per scored turn.
         per_yatzy = rules._extra_yatzy_points()
-        if game._extra_bonus not in range(0, per_yatzy * game._turn + 1, per_yatzy or 1):
-            raise InvalidSnapshotError(f"impossible extra_bonus {game._extra_bonus!r}")
+        if type(game._extra_bonus) is not int or game._extra_bonus not in range(
+            0, per_yatzy * game._turn + 1, per_yatzy or 1
+        ):
+            raise InvalidSnapshotError(f"impossible extra_bonus {reprlib.repr(game._extra_bonus)}")
         game._actions = actions[:current_turn_start]
         for action in actions[current_turn_start:]:
             assert isinstance(action, _Roll)
@@ -465,7 +473,12 @@ class Game:
         # current turn's rolls were made again, and their holds must be stored as the
         # game logs them (sorted). The rest must be what the log and scorecard give.
         restored = game._state()
-        mismatched = sorted(key for key, value in restored.items() if value != data[key])
+        # Equality alone would let 1.0 or True stand for 1, and 0 for False.
+        mismatched = sorted(
+            key
+            for key, value in restored.items()
+            if value != data[key] or (key in _SCALARS and type(value) is not type(data[key]))
+        )
         if game._actions != actions:
             mismatched.append("actions")
         if mismatched:
@@ -502,7 +515,7 @@ def _card_of(rules: Ruleset, data: object) -> list[int | None]:
     card = [data[category] for category in rules.categories]
     for category, points, most in zip(rules.categories, card, rules._box_maxima, strict=True):
         if points is not None and not (type(points) is int and 0 <= points <= most):
-            raise InvalidSnapshotError(f"impossible points {points!r} in {category}")
+            raise InvalidSnapshotError(f"impossible points {reprlib.repr(points)} in {category}")
     return card
 
 

@@ -10,6 +10,7 @@ import abc
 import dataclasses
 import functools
 import itertools
+import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, Literal, get_args
 
@@ -210,7 +211,7 @@ def _invalid(option: str, value: object, expected: str) -> InvalidOptionError:
     if expected in ("points", "pair"):
         allowed["max"] = OPTION_NUMBER_MAX
     return InvalidOptionError(
-        f"option {option!r} must be {_EXPECTED[expected]}, not {value!r}",
+        f"option {option!r} must be {_EXPECTED[expected]}, not {reprlib.repr(value)}",
         reason=expected,
         option=option,
         value=value,
@@ -436,7 +437,8 @@ class Ruleset(abc.ABC):
             return self._category_index[category]
         except (KeyError, TypeError):
             raise UnknownCategoryError(
-                f"{category!r} is not a box of {self.name} (boxes: {', '.join(self.categories)})",
+                f"{reprlib.repr(category)} is not a box of {self.name} "
+                f"(boxes: {', '.join(self.categories)})",
                 category=category,
                 ruleset=self.name,
                 boxes=list(self.categories),
@@ -451,7 +453,7 @@ class Ruleset(abc.ABC):
         # Equality alone would let True or 1.0 stand for a 1.
         if row is None or not all(type(die) is int for die in key):
             raise InvalidDiceError(
-                f"dice must be {self.dice_count} integers from 1 to 6, not {dice!r}",
+                f"dice must be {self.dice_count} integers from 1 to 6, not {reprlib.repr(dice)}",
                 count=self.dice_count,
             )
         return row
@@ -724,9 +726,9 @@ def _ruleset_checked(name: str, options: dict[str, Any]) -> Ruleset:
         known_options = f"{name} accepts: {', '.join(accepted)}"
         error = OptionNotApplicableError if option in _OPTIONS else UnknownOptionError
         message = (
-            f"option {option!r} does not apply to {name} ({known_options})"
+            f"option {reprlib.repr(option)} does not apply to {name} ({known_options})"
             if option in _OPTIONS
-            else f"unknown option {option!r} ({known_options})"
+            else f"unknown option {reprlib.repr(option)} ({known_options})"
         )
         raise error(message, option=option, ruleset=name, accepted=accepted)
     return _interned(cls(**options))
@@ -737,7 +739,7 @@ def _ruleset_type(name: str) -> type[Ruleset]:
         return _RULESET_TYPES[name]
     except (KeyError, TypeError):
         raise UnknownRulesetError(
-            f"unknown ruleset {name!r} (known: {', '.join(RULESETS)})",
+            f"unknown ruleset {reprlib.repr(name)} (known: {', '.join(RULESETS)})",
             name=name,
             known=list(RULESETS),
         ) from None

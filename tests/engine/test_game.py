@@ -558,6 +558,15 @@ def tampered(change: Any) -> dict[str, Any]:
                      id="hold on first roll"),
         pytest.param(lambda s: s["actions"].pop(0), id="score without roll"),
         pytest.param(lambda s: s["actions"][-1].update(hold=[9]), id="bad hold"),
+        # Equal but of another JSON type: 1.0 or true for 1, 0 for false.
+        pytest.param(lambda s: s.update(version=True), id="version true"),
+        pytest.param(lambda s: s.update(version=1.0), id="version float"),
+        pytest.param(lambda s: s.update(extra_bonus=0.0), id="extra bonus float"),
+        pytest.param(lambda s: s.update(extra_bonus=False), id="extra bonus false"),
+        pytest.param(lambda s: s.update(turn=float(s["turn"])), id="turn float"),
+        pytest.param(lambda s: s.update(rolls_used=float(s["rolls_used"])), id="rolls float"),
+        pytest.param(lambda s: s.update(total=float(s["total"])), id="total float"),
+        pytest.param(lambda s: s.update(is_over=int(s["is_over"])), id="is_over number"),
     ],
 )  # fmt: skip
 def test_from_snapshot_rejects_a_snapshot_that_contradicts_itself(change: Any) -> None:
