@@ -9,10 +9,11 @@ from knox.models import AuthToken
 
 from accounts.models import User
 from accounts.services import user_delete
+from config.admin_filters import ListFilterLookupsOnly
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(ListFilterLookupsOnly, BaseUserAdmin):
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
         (_("Player settings"), {"fields": ("display_name", "language", "time_zone")}),
@@ -44,7 +45,7 @@ admin.site.unregister(AuthToken)
 
 
 @admin.register(AuthToken)
-class AuthTokenAdmin(admin.ModelAdmin):
+class AuthTokenAdmin(ListFilterLookupsOnly):
     """API log-ins: the player, when it began and whether it expires. The key is never
     stored (only its hash), and neither the hash nor its indexed prefix is shown."""
 

@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from config.admin_filters import ListFilterLookupsOnly
 from games import skill
 from games.models import AnalysisChunk, Party, Round, ShareCode, StrategyTable
 from games.selectors import round_status
@@ -59,7 +60,7 @@ class ReasonForm(forms.Form):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ListFilterLookupsOnly):
     """Rounds are read-only here: their state changes only through play."""
 
     list_display = (
@@ -223,7 +224,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(StrategyTable)
-class StrategyTableAdmin(admin.ModelAdmin):
+class StrategyTableAdmin(ListFilterLookupsOnly):
     """The strategy tables the service has needed and how far each build has come
     (built by the worker's `tables` queue; `python manage.py solve RULESET` too)."""
 
@@ -287,7 +288,7 @@ class PlaysInline(admin.TabularInline):
 
 
 @admin.register(ShareCode)
-class ShareCodeAdmin(admin.ModelAdmin):
+class ShareCodeAdmin(ListFilterLookupsOnly):
     """Friend codes: who shared which round, when, whether revoked, and who played it."""
 
     list_display = ("code", "sharer", "round", "created_at", "revoked_at", "plays_count")
@@ -338,7 +339,7 @@ class SeatsInline(admin.TabularInline):
 
 
 @admin.register(Party)
-class PartyAdmin(admin.ModelAdmin):
+class PartyAdmin(ListFilterLookupsOnly):
     """Parties, read-only: their seats are rounds played in turn."""
 
     list_display = ("id", "owner", "ruleset", "status", "current_seat", "created_at")
@@ -366,7 +367,7 @@ class PartyAdmin(admin.ModelAdmin):
 
 
 @admin.register(AnalysisChunk)
-class AnalysisChunkAdmin(admin.ModelAdmin):
+class AnalysisChunkAdmin(ListFilterLookupsOnly):
     """How far the analysis of each revealed day has come (games.skill): read-only."""
 
     list_display = (

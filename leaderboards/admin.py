@@ -6,6 +6,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from config.admin_filters import ListFilterLookupsOnly
 from daily import clock
 from leaderboards import jobs, selectors, services
 from leaderboards.models import BoardEntry, Season
@@ -34,7 +35,7 @@ class SeasonStateFilter(admin.SimpleListFilter):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ListFilterLookupsOnly):
     """Seasons may overlap; each has its own boards. Saving a new season, or new dates,
     rebuilds its boards in the background; so does the "recompute" action."""
 
@@ -84,7 +85,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(BoardEntry)
-class BoardEntryAdmin(admin.ModelAdmin):
+class BoardEntryAdmin(ListFilterLookupsOnly):
     """Derived data, read-only: rebuilt from the rounds by the reconcile job."""
 
     # Lines leave the boards with their player (accounts.services.user_delete), so

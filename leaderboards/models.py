@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -25,7 +26,20 @@ class Season(models.Model):
     each has its own boards, and a round counts in every season that contains its date."""
 
     name = models.CharField(_("name"), max_length=80)
-    slug = models.SlugField(_("slug"), max_length=50, unique=True)
+    slug = models.SlugField(
+        _("slug"),
+        max_length=50,
+        unique=True,
+        # `?season=` takes a slug or an id: a slug of digits would hide another season.
+        validators=[
+            RegexValidator(
+                r"^[0-9]+$",
+                inverse_match=True,
+                message=_("A slug of digits alone reads as a season's id; add a letter."),
+                code="slug_digits",
+            )
+        ],
+    )
     start_date = models.DateField(_("start date"))
     end_date = models.DateField(_("end date"), help_text=_("Inclusive."))
     theme = models.CharField(

@@ -79,6 +79,18 @@ def test_a_season_cannot_end_before_it_starts(admin_client):
     assert not Season.objects.exists()
 
 
+def test_a_slug_of_digits_is_refused_as_it_would_read_as_another_seasons_id(admin_client):
+    """`?season=` takes a slug, then an id: a season slugged "5" answered for season 5."""
+    response = admin_client.post("/admin/leaderboards/season/add/", season_form(slug="5"))
+    assert response.status_code == 200
+    assert "reads as a season" in response.content.decode()
+    assert not Season.objects.exists()
+    assert (
+        admin_client.post("/admin/leaderboards/season/add/", season_form(slug="5a")).status_code
+        == 302
+    )
+
+
 def test_creating_a_season_builds_its_boards_and_new_dates_rebuild_them(admin_client, played):
     response = admin_client.post("/admin/leaderboards/season/add/", season_form())
     assert response.status_code == 302

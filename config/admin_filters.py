@@ -1,0 +1,55 @@
+"""The admin's lists filter only as their own filters do.
+
+Django lets a list's query string filter on any field of its model (``?seed__startswith=6``
+on the challenges, ``?snapshot__seed__startswith=6`` on the rounds), whatever the list
+shows: a hidden seed could be read a character at a time before its reveal, and other
+lookups are database errors (``__regex=(``, ``__contains`` on JSON under SQLite), 500s.
+Here a lookup is allowed only where it follows a path of the list's filters or its date
+hierarchy with the lookups those filters write; any other is Django's 400
+(``DisallowedModelAdminLookup``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models.constants import LOOKUP_SEP
+from django.http import HttpRequest
+
+# What Django's field list filters and date hierarchy put after a filter's path.
+_FILTER_LOOKUPS = frozenset(
+    {
+        "id",
+        "pk",
+        "exact",
+        "isnull",
+        "isempty",
+        "in",
+        "gte",
+        "gt",
+        "lte",
+        "lt",
+        "year",
+        "month",
+        "day",
+    }
+)
+
+
+class ListFilterLookupsOnly(admin.ModelAdmin):  # type: ignore[type-arg]
+    def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest) -> bool:
+        paths = [self.date_hierarchy] if self.date_hierarchy else []
+        for item in self.get_list_filter(request):
+            if isinstance(item, str):
+                paths.append(item)
+            elif isinstance(item, tuple | list) and isinstance(item[0], str):
+                paths.append(item[0])
+            elif lookup == getattr(item, "parameter_name", None):
+                return True  # a SimpleListFilter's own parameter: it filters in code
+        parts = lookup.split(LOOKUP_SEP)
+        for path in paths:
+            head = path.split(LOOKUP_SEP)
+            if parts[: len(head)] == head and _FILTER_LOOKUPS.issuperset(parts[len(head) :]):
+                return super().lookup_allowed(lookup, value, request)
+        return False
