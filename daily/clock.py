@@ -36,8 +36,10 @@ def closes_at(day: dt.date) -> dt.datetime:
 
 
 def reveal_at(day: dt.date) -> dt.datetime:
-    """End of the grace period: unfinished ranked rounds expire, the seed is revealed."""
-    return closes_at(day) + settings.DAILY_GRACE
+    """End of the grace period: unfinished ranked rounds expire, the seed is revealed.
+    ``DAILY_GRACE`` of real time after the day's end, a clock change inside it or not
+    (an aware datetime plus a timedelta moves the wall clock instead)."""
+    return (closes_at(day).astimezone(dt.UTC) + settings.DAILY_GRACE).astimezone(daily_zone())
 
 
 def is_revealed(day: dt.date, now: dt.datetime | None = None) -> bool:

@@ -78,3 +78,20 @@ def test_day_close_expires_unfinished_ranked_rounds_once():
     assert statuses == {finisher.username: "completed", quitter.username: "expired"}
     assert Round.objects.get(pk=practice["id"]).status == "in_progress"
     assert Challenge.objects.get(date=dt.date(2026, 11, 20)).closed_at is not None
+
+
+@pytest.mark.parametrize(
+    ("day", "hours"),
+    [(dt.date(2026, 3, 28), 3), (dt.date(2026, 10, 24), 3), (dt.date(2026, 11, 20), 3)],
+)
+def test_the_grace_period_lasts_its_length_when_the_clocks_change_inside_it(settings, day, hours):
+    """Stockholm's clocks go forward at 02:00 on 2026-03-29 and back at 03:00 on
+    2026-10-25: a grace of 3 hours after midnight was 2 and 4 hours of real time."""
+    from daily import clock
+
+    settings.DAILY_TIME_ZONE = "Europe/Stockholm"
+    settings.DAILY_GRACE = dt.timedelta(hours=hours)
+    closes, reveal = clock.closes_at(day), clock.reveal_at(day)
+    assert reveal.astimezone(dt.UTC) - closes.astimezone(dt.UTC) == dt.timedelta(hours=hours)
+    assert not clock.is_revealed(day, reveal - dt.timedelta(microseconds=1))
+    assert clock.is_revealed(day, reveal)

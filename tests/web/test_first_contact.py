@@ -13,6 +13,7 @@ from html import unescape
 from urllib.parse import quote
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import formats, translation
 
@@ -428,3 +429,21 @@ def test_a_hint_reads_as_a_sentence_without_a_space_before_its_full_stop(yahtzee
     page = text(client.get(path, {"hint": 1}))
     best = re.search(r"Best move:</strong>(.*?)\n", page).group(1)
     assert re.fullmatch(r" Score \d+ in [^<]*\w\.", best), best
+
+
+@pytest.mark.parametrize(
+    ("moment", "left"),
+    [
+        (dt.datetime(2026, 3, 29, 0, 30), "22\xa0hours, 30\xa0minutes"),  # a day of 23 hours
+        (dt.datetime(2026, 10, 25, 1, 30), "23\xa0hours, 30\xa0minutes"),  # 25 hours
+    ],
+)
+def test_the_time_to_new_dice_counts_real_hours_on_a_day_the_clocks_change(settings, moment, left):
+    """Django's timeuntil measured from a now in the deadline's zone by the wall clock:
+    an hour off on such a day (the countdown's script mended it, when it ran)."""
+    from zoneinfo import ZoneInfo
+
+    settings.DAILY_TIME_ZONE = "Europe/Stockholm"
+    with time_machine.travel(moment.replace(tzinfo=ZoneInfo("Europe/Stockholm")), tick=False):
+        page = Client().get("/").content.decode()
+    assert f'role="timer">{left}</span>' in page

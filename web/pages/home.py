@@ -46,6 +46,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "daily": daily,
             "today": today,
             "seconds_left": _seconds_until(daily["closes_at"]),
+            # In UTC for timeuntil, which measures in the deadline's own zone by the wall
+            # clock: an hour off on a day the clocks change.
+            "closes_at_utc": daily["closes_at"].astimezone(dt.UTC),
             "standing": standing,
             "calendar": calendar,
             "yesterday": today - dt.timedelta(days=1),
