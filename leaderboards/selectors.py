@@ -105,10 +105,13 @@ class Cursor:
             text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
             direction, value, at, player_id = text.split("|")
             achieved_at = dt.datetime.fromisoformat(at)
-        except (binascii.Error, UnicodeDecodeError, ValueError) as exc:
+            cursor = cls(direction == "a", int(value), achieved_at, int(player_id))
+            # Bounds of the columns, so a forged token cannot reach the database as an
+            # error: a moment the database can store in UTC (0001-01-01T00:00+00:01 is
+            # before the first one), a 32-bit value, a positive 64-bit id.
+            achieved_at.astimezone(dt.UTC)
+        except (binascii.Error, UnicodeDecodeError, ValueError, OverflowError) as exc:
             raise ValueError("not a board cursor") from exc
-        cursor = cls(direction == "a", int(value), achieved_at, int(player_id))
-        # Bounds of the columns, so a forged token cannot reach the database as an error.
         if (
             direction not in ("a", "b")
             or achieved_at.tzinfo is None
