@@ -257,7 +257,8 @@ def _round_act(
     # (even the one that finished the round) is a 409 with the current state.
     seen = {"turn": game.turn, "roll": game.rolls_used}
     if any(seen[key] != value for key, value in expect.items()):
-        raise _party_stale(party) if party is not None else _stale(rnd, game)
+        # The seat is right (checked above): the turn or roll seen is behind.
+        raise _party_stale(party, moved_on=True) if party is not None else _stale(rnd, game)
     # The expert's table is looked up before anything changes: a 503 changes nothing.
     opponent_table = _opponent_table(rnd) if scores else None
     act(game)
@@ -361,11 +362,18 @@ def _party_advance(party: Party, rnd: Round, *, scored: bool) -> bool:
     return bool(Party.objects.filter(pk=party.pk, version=party.version).update(**changes))
 
 
-def _party_stale(party: Party) -> ConflictError:
+def _party_stale(party: Party, *, moved_on: bool = False) -> ConflictError:
+    """409 with the party's state: over, another seat's turn, or (``moved_on``, the seat
+    being right) a turn or roll behind the one the client saw, as after a double submit."""
     party.refresh_from_db()
     if party.status == Party.Status.COMPLETED:
         return ConflictError(
             _("The party is over; here is its current state."),
+            extra=selectors.party_payload(party),
+        )
+    if moved_on:
+        return ConflictError(
+            _("The party has moved on since you last saw it; here is its current state."),
             extra=selectors.party_payload(party),
         )
     return ConflictError(

@@ -353,6 +353,10 @@ def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     assert "Keys: 1-5 hold a die" in page  # Yahtzee's five dice, before the first roll too
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
     client.post(f"{path}roll/", {"seat": 0, "turn": 0, "roll": 0})
+    # The same roll again (a double submit): Ann's turn still, her roll seen is behind.
+    again = client.post(f"{path}roll/", {"seat": 0, "turn": 0, "roll": 0}, follow=True)
+    assert "The party has moved on since you last saw it" in text(again)
+    assert "It is Ann" not in text(again)
     category = next(iter(boxes(text(client.get(path)))))
     client.post(f"{path}score/", {"seat": 0, "turn": 0, "category": category})
     page = text(client.get(path))

@@ -558,6 +558,37 @@ def test_the_language_switcher_sets_the_language_of_the_pages():
 # -- safety -----------------------------------------------------------------------------
 
 
+def test_a_page_answers_the_methods_it_serves_and_405_to_the_others():
+    """Pages that only show answered a POST, PUT or DELETE as a GET; HEAD, which every
+    GET page serves, was 405 on some."""
+    _, client = logged_in()
+    path = start(client)
+    shown = [
+        "/",
+        path,
+        f"{path}analysis/",
+        "/games/",
+        "/rules/",
+        "/rules/maxi/",
+        "/boards/best-day/",
+        "/boards/streaks/",
+        f"/boards/daily/{clock.today()}/",
+        "/advent/2026/",
+        "/players/ada/",
+        "/manifest.webmanifest",
+        "/sw.js",
+        "/offline/",
+    ]
+    for url in shown:
+        assert client.head(url).status_code in (200, 302, 403), url
+        for method in ("post", "put", "patch", "delete"):
+            assert getattr(client, method)(url).status_code == 405, (method, url)
+    for url in ["/settings/", "/games/new/solo/", "/accounts/logout/"]:
+        assert client.head(url).status_code == 200, url
+        assert client.put(url).status_code == 405, url
+    assert Client().head("/accounts/register/").status_code == 200
+
+
 def test_every_page_carries_the_security_headers_and_a_strict_policy():
     _, client = logged_in()
     for path in ["/", "/rules/maxi/", "/settings/", "/accounts/login/", "/advent/2026/"]:

@@ -54,7 +54,7 @@ _REGISTER_FIELDS = {
 }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:home")
@@ -81,7 +81,7 @@ def register(request: HttpRequest) -> HttpResponse:
     return refused.answer(response) if refused else response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def logout_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         logout(request)
@@ -90,7 +90,7 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     initial = {

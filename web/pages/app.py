@@ -13,7 +13,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games.rules import ruleset_title
 
@@ -35,7 +35,7 @@ STATIC_FILES = (
 THEME_COLOUR = "#0a58ca"
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> HttpResponse:
     """The web app manifest, in the visitor's language."""
     icons = [
@@ -72,7 +72,7 @@ def _version(urls: list[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, served from the root so that it may look after every page."""
     urls = [static(name) for name in STATIC_FILES]
@@ -91,7 +91,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it cannot fetch. The worker keeps it, so
     it holds nothing of any player (it is fetched without cookies)."""

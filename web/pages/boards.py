@@ -13,6 +13,7 @@ from django.utils.functional import Promise
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
 
 from accounts.selectors import player_get
 from daily import clock
@@ -90,6 +91,7 @@ def _day_links(day: dt.date) -> Callable[[str | None], dict[str, Any]]:
     return days
 
 
+@require_safe
 @page_errors
 def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
     return _board_page(
@@ -103,6 +105,7 @@ def board_daily(request: HttpRequest, day: dt.date) -> HttpResponse:
     )
 
 
+@require_safe
 @page_errors
 def board_decisions(request: HttpRequest, day: dt.date) -> HttpResponse:
     """A day's best decisions (SPEC §12): each analysed ranked round's loss, lowest
@@ -119,6 +122,7 @@ def board_decisions(request: HttpRequest, day: dt.date) -> HttpResponse:
 def _ranked_board(kind: str, title: Promise, value_label: Promise) -> View:
     """The best-day or streak board's page, overall or of a season."""
 
+    @require_safe
     @page_errors
     def view(request: HttpRequest) -> HttpResponse:
         return _board_page(
@@ -137,6 +141,7 @@ board_streaks = _ranked_board(
 )
 
 
+@require_safe
 @page_errors
 def board_advent(request: HttpRequest, year: int) -> HttpResponse:
     return _board_page(
@@ -148,6 +153,7 @@ def board_advent(request: HttpRequest, year: int) -> HttpResponse:
     )
 
 
+@require_safe
 @page_errors
 def advent(request: HttpRequest, year: int) -> HttpResponse:
     """The 24 doors: a player's with their scores, a visitor's without."""
@@ -155,6 +161,7 @@ def advent(request: HttpRequest, year: int) -> HttpResponse:
     return render(request, "web/advent.html", {"calendar": calendar, "year": year})
 
 
+@require_safe
 @page_errors
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's record, for anyone: their stats, score history and spread."""

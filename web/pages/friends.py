@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError, error_text
@@ -25,6 +25,7 @@ def _friend_missing(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "web/friend_missing.html", {"code": code}, status=404)
 
 
+@require_safe
 def friend(request: HttpRequest, code: str) -> HttpResponse:
     """``/f/{code}``: who challenged you and on which rules, blind or target, whether a
     shared daily counts for you, and both scorecards once both are finished. The sharer

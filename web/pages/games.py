@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 import yatzy
 from accounts.models import User
@@ -37,7 +37,7 @@ def _new_title(mode: str) -> str:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def game_new(request: HttpRequest, mode: str) -> HttpResponse:
     """The form of a new game: the ruleset (links above the form), its options from the
     player's settings, the computer's level or the party's seats; posting starts it."""
@@ -104,6 +104,7 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
     return refused.answer(response) if refused else response
 
 
+@require_safe
 @login_required
 def games_list(request: HttpRequest) -> HttpResponse:
     player: User = request.user  # type: ignore[assignment]
@@ -130,6 +131,7 @@ def games_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_safe
 def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     """The rules as the API's ``rulesets/<name>/`` gives them (games.rules), with the
     options of the query string in force, so the page and the API never disagree."""
@@ -156,5 +158,6 @@ def rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     )
 
 
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     return redirect("web:rules", ruleset="maxi")

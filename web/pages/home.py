@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from config.api_errors import ServiceError, error_text
 from daily import clock
@@ -26,6 +26,7 @@ def _seconds_until(moment: dt.datetime) -> int:
     return max(0, int((moment - timezone.now()).total_seconds()))
 
 
+@require_safe
 @page_errors
 def home(request: HttpRequest) -> HttpResponse:
     today = clock.today()

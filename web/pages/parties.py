@@ -7,6 +7,7 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from games import selectors as game_selectors
@@ -16,6 +17,7 @@ from web.forms import PartyRollForm, PartyScoreForm
 from web.helpers import action_view, hint_asked, page_errors
 
 
+@require_safe
 @login_required
 @page_errors
 def party_page(request: HttpRequest, party_id: UUID) -> HttpResponse:

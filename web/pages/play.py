@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError, error_text
@@ -31,6 +31,7 @@ def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
     return with_holds(reverse("web:play", kwargs={"round_id": round_id}), held)
 
 
+@require_safe
 @login_required
 @page_errors
 def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
@@ -102,6 +103,7 @@ def share(request: HttpRequest, round_id: UUID) -> HttpResponse:
     return redirect("web:play", round_id=round_id)
 
 
+@require_safe
 @login_required
 @page_errors
 def analysis(request: HttpRequest, round_id: UUID) -> HttpResponse:
