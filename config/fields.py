@@ -20,17 +20,28 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+def written_as_integer(text: object) -> bool:
+    """Whether ``text`` is an integer as a query string or a form writes one: ASCII
+    digits, a minus sign at most. DRF's and Django's integer fields also read ``1.0``,
+    `` 1``, ``+1``, ``1_0`` and other scripts' digits (``٣``) as numbers.
+
+    >>> [written_as_integer(t) for t in ("12", "-3", "1.0", " 1", "+1", "1_0", "\u0663", "")]
+    [True, True, False, False, False, False, False, False]
+    """
+    if not isinstance(text, str):
+        return False
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
 class QueryIntegerField(serializers.IntegerField):
-    """An integer from a query string, written as one: ASCII digits, a minus sign at
-    most. DRF's own field reads ``1.0``, `` 1``, ``+1``, ``1_0`` and other scripts'
-    digits as numbers, so ``?page=1.0`` would be a page where docs promise a 400."""
+    """An integer from a query string, written as one (:func:`written_as_integer`), so
+    ``?page=1.0`` is the 400 the docs promise, not page 1."""
 
     def to_internal_value(self, data: Any) -> int:
-        text = data if isinstance(data, str) else ""
-        digits = text[1:] if text.startswith("-") else text
-        if not (digits.isascii() and digits.isdigit()):
+        if not written_as_integer(data):
             self.fail("invalid")
-        return super().to_internal_value(text)
+        return super().to_internal_value(data)
 
 
 class StrictCharField(serializers.CharField):

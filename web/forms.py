@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.forms.utils import flatatt
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -19,6 +20,7 @@ import yatzy
 from accounts.models import User
 from accounts.serializers import MeSerializer, RegisterSerializer
 from config.api_errors import error_text
+from config.fields import written_as_integer
 from games.models import Round
 from games.rules import ruleset_options, ruleset_title
 from games.selectors import ruleset_advice_modelled
@@ -30,6 +32,17 @@ def _serializer_errors(form: forms.Form, errors: dict[str, Any]) -> None:
         field = name if name in form.fields else None
         for problem in problems if isinstance(problems, list) else [problems]:
             form.add_error(field, str(problem))
+
+
+class IntegerTextField(forms.IntegerField):
+    """A whole number written as one (ASCII digits): Django's field also takes ``0.0``,
+    `` 1`` and other scripts' digits (``٨٤`` for 84), which the API refuses."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value not in self.empty_values and not (type(value) is int or written_as_integer(value)):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        result: int | None = super().to_python(value)
+        return result
 
 
 class RegisterForm(forms.Form):
@@ -130,19 +143,19 @@ def option_fields(
                 "max_value": option["maximum"],
                 "required": required,
             }
-            fields[f"{key}_0"] = forms.IntegerField(
+            fields[f"{key}_0"] = IntegerTextField(
                 initial=value[0],
                 label=_("%(option)s: threshold") % {"option": option["title"]},
                 help_text=option["description"],
                 **bounds,
             )
-            fields[f"{key}_1"] = forms.IntegerField(
+            fields[f"{key}_1"] = IntegerTextField(
                 initial=value[1],
                 label=_("%(option)s: points") % {"option": option["title"]},
                 **bounds,
             )
         else:
-            fields[key] = forms.IntegerField(
+            fields[key] = IntegerTextField(
                 min_value=option["minimum"], max_value=option["maximum"], initial=value, **common
             )
     return fields
@@ -326,18 +339,18 @@ class RollForm(forms.Form):
     hold = forms.TypedMultipleChoiceField(
         choices=[(str(i), str(i)) for i in range(10)], coerce=int, required=False
     )
-    turn = forms.IntegerField(min_value=0, max_value=99)
-    roll = forms.IntegerField(min_value=0, max_value=99)
+    turn = IntegerTextField(min_value=0, max_value=99)
+    roll = IntegerTextField(min_value=0, max_value=99)
 
 
 class ScoreForm(forms.Form):
     category = forms.CharField(max_length=32)
-    turn = forms.IntegerField(min_value=0, max_value=99)
+    turn = IntegerTextField(min_value=0, max_value=99)
 
 
 class PartyRollForm(RollForm):
-    seat = forms.IntegerField(min_value=0, max_value=SEATS_MAX - 1)
+    seat = IntegerTextField(min_value=0, max_value=SEATS_MAX - 1)
 
 
 class PartyScoreForm(ScoreForm):
-    seat = forms.IntegerField(min_value=0, max_value=SEATS_MAX - 1)
+    seat = IntegerTextField(min_value=0, max_value=SEATS_MAX - 1)

@@ -114,6 +114,9 @@ def test_a_new_game_refuses_options_the_engine_refuses_and_creates_nothing():
     few = {**defaults("yahtzee"), "ruleset": "yahtzee", "seat_0": "Solo"}
     refused = client.post("/games/new/party/", few)
     assert refused.status_code == 400 and "A party has 2 to 4 seats, not 1." in text(refused)
+    # A number is written in ASCII digits, as the API reads it: not 84 in Arabic-Indic.
+    other_digits = {**defaults("maxi"), "ruleset": "maxi", "option_upper_bonus_0": "\u0668\u0664"}
+    assert client.post("/games/new/solo/", other_digits).status_code == 400
     assert not Round.objects.exists()
     assert client.get("/games/new/chess/").status_code == 404
 

@@ -558,6 +558,15 @@ def test_the_language_switcher_sets_the_language_of_the_pages():
 # -- safety -----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("turn", ["0.0", " 0", "+0", "\u0660"])
+def test_a_roll_whose_turn_is_not_written_in_digits_changes_nothing(turn):
+    _, client = logged_in()
+    path = start(client)
+    answer = client.post(f"{path}roll/", {"turn": turn, "roll": "0"}, follow=True)
+    assert "The form was incomplete" in unescape(text(answer))
+    assert Round.objects.get().snapshot["rolls_used"] == 0
+
+
 def test_a_page_answers_the_methods_it_serves_and_405_to_the_others():
     """Pages that only show answered a POST, PUT or DELETE as a GET; HEAD, which every
     GET page serves, was 405 on some."""
