@@ -178,6 +178,19 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     except (commands.CommandError, StorageError) as error:
         app.errors.print(Text(str(error), style="bold red"))
         return 1
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as error:
+        # An answer (or a stored round) of another shape than the API's: said in a line,
+        # not a traceback; YATZY_PLAY_DEBUG=1 shows where.
+        if os.environ.get("YATZY_PLAY_DEBUG"):
+            raise
+        app.errors.print(
+            Text(
+                f"An answer from {app.server}, or a round stored on this machine, is not "
+                f"in the form this client reads ({type(error).__name__}: {str(error)[:80]}).",
+                style="bold red",
+            )
+        )
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

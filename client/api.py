@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -128,9 +129,36 @@ def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
     )
 
 
+# What a terminal obeys rather than shows: C0 controls but tab and newline (ESC starts
+# the sequences that clear the screen, set the window title or make links), DEL and the
+# C1 controls (U+009B is a one-character CSI).
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(value: Any) -> Any:
+    """A decoded answer with every string (object keys too) stripped of terminal control
+    characters, so nothing a server sends can rewrite the player's screen or title.
+
+    >>> terminal_safe({"name\x1b[2J": ["EVIL\x1b]0;pwned\x07", 3, None]})
+    {'name[2J': ['EVIL]0;pwned', 3, None]}
+    """
+    if isinstance(value, str):
+        return _TERMINAL_CONTROLS.sub("", value)
+    if isinstance(value, list):
+        return [terminal_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {terminal_safe(key): terminal_safe(item) for key, item in value.items()}
+    return value
+
+
+def _json_of(response: httpx.Response) -> Any:
+    """The answer's JSON, terminal-safe (:func:`terminal_safe`); ``ValueError`` if none."""
+    return terminal_safe(response.json())
+
+
 def _error_from(server: str, response: httpx.Response) -> ApiError:
     try:
-        body = response.json()
+        body = _json_of(response)
     except ValueError:
         body = None
     api_answer = isinstance(body, dict) and "code" in body
@@ -258,7 +286,7 @@ class ApiClient:
                 continue
             if response.is_success:
                 try:
-                    return response.json() if response.content else None
+                    return _json_of(response) if response.content else None
                 except ValueError:
                     raise _not_the_api(self.server, response) from None
             failure = _error_from(self.server, response)

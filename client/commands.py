@@ -107,13 +107,19 @@ class CommandError(Exception):
     """A command cannot go on; the message says why and what to do."""
 
 
+def terminal_console(**options: Any) -> Console:
+    """The client's console: no markup, so a server's words in an f-string ("[/]",
+    "[link=…]") are shown as written, and no highlighting of numbers and names."""
+    return Console(highlight=False, markup=False, **options)
+
+
 @dataclass
 class App:
     """What every command works with."""
 
     server: str
-    console: Console = field(default_factory=lambda: Console(highlight=False))
-    errors: Console = field(default_factory=lambda: Console(stderr=True, highlight=False))
+    console: Console = field(default_factory=lambda: terminal_console())
+    errors: Console = field(default_factory=lambda: terminal_console(stderr=True))
     store: CredentialStore = field(default_factory=CredentialStore)
     journal: Journal = field(default_factory=Journal)
     reader: LineReader | None = None

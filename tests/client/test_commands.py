@@ -15,11 +15,10 @@ import httpx
 import pytest
 import time_machine
 from django.core.wsgi import get_wsgi_application
-from rich.console import Console
 
 import yatzy
 from client.__main__ import main
-from client.commands import App
+from client.commands import App, terminal_console
 from client.storage import CredentialStore, Journal
 from daily import clock
 from daily.services import challenge_get_or_create
@@ -97,8 +96,8 @@ class Terminal:
         out, err = io.StringIO(), io.StringIO()
         app = App(
             server=self.server,
-            console=Console(file=out, width=self.width, color_system=None, highlight=False),
-            errors=Console(file=err, width=self.width, color_system=None, highlight=False),
+            console=terminal_console(file=out, width=self.width, color_system=None),
+            errors=terminal_console(file=err, width=self.width, color_system=None),
             store=self.store,
             journal=self.journal,
             reader=Script(keys),
@@ -173,6 +172,51 @@ def test_the_daily_is_played_to_the_end_and_then_on_the_board_under_the_name_as_
     assert "You have played the daily of" in out and "--practice" in out
     status, out, _ = ada("verify", clock.today().isoformat())
     assert status == 1 and "is not revealed yet" in out and "This client recorded" in out
+
+
+EVIL = "[/]EVIL\x1b]0;pwned\x07\x1b[2J\x9b31m[link=http://evil/]x"
+
+
+def test_a_server_cannot_drive_the_terminal_through_its_words(ada):
+    """Escape sequences in a server's strings cleared the screen and set the window's
+    title; markup in them ("[/]") raised rich's MarkupError on log-in."""
+
+    def evil(path, body):
+        if path.endswith("/accounts/me/"):
+            return {**body, "username": EVIL}
+        if "/leaderboards/" in path:
+            for entry in body["results"]:
+                entry["display_name"] = EVIL
+        return body
+
+    status, out, _ = ada("play", keys=turn_keys(20))
+    assert status == 0
+    ada.transport.tamper = evil
+    status, out, err = ada("login", "ada")
+    assert status == 0 and "Logged in as [/]EVIL]0;pwned[2J31m[link=http://evil/]x" in out
+    status, out, _ = ada("boards")
+    assert status == 0 and "[/]EVIL]0;pwned" in out
+    for text in (out, err):
+        assert not any(char in text for char in "\x1b\x07\x9b")
+
+
+@pytest.mark.parametrize(
+    ("where", "tampered"),
+    [
+        ("/leaderboards/", lambda body: {**body, "results": [None]}),
+        ("/leaderboards/", lambda body: [1, 2, 3]),
+        ("/daily/", lambda body: {key: value for key, value in body.items() if key != "date"}),
+    ],
+)
+def test_an_answer_of_another_shape_is_one_line_not_a_traceback(ada, where, tampered):
+    ada.transport.tamper = lambda path, body: (
+        tampered(body)
+        if path.endswith(where) or (where == "/leaderboards/" and where in path)
+        else body
+    )
+    status, out, err = ada("boards")
+    assert status == 1
+    assert "is not in the form this client reads" in err and "Traceback" not in out + err
 
 
 def test_leaving_a_round_keeps_it_and_names_the_command_that_resumes_it(ada):
