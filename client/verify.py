@@ -628,6 +628,14 @@ def verify_round(
             ),
         )
     _check_totals(report, game, state)
+    if state.get("status") == "completed":
+        # A finished round fills every box: a "completed" round the log does not finish
+        # would hide turns the server never showed.
+        report.check(
+            game.is_over,
+            f"the round is over: {turns_done} of {len(rs.categories)} boxes filled"
+            + ("" if game.is_over else ", but the server says it is completed"),
+        )
     opponent = state.get("opponent")
     if isinstance(opponent, Mapping):
         bot = _check_opponent(report, rs, raw, opponent)

@@ -352,6 +352,16 @@ def test_an_action_the_journal_holds_twice_at_one_point_fails_as_extra(tmp_path,
     assert "VERIFICATION FAILED" in printed(verify_round(state, record=record))
 
 
+def test_a_completed_round_whose_log_does_not_finish_it_fails():
+    """A server calling a round completed with no actions and an empty scorecard (its
+    own story consistent) passed as VERIFIED."""
+    empty = retold({"ruleset": "maxi"}, [])
+    forged = {**empty, "status": "completed"}
+    texts = failures(verify_round(forged))
+    assert texts == ["the round is over: 0 of 20 boxes filled, but the server says it is completed"]
+    assert verify_round({**empty, "status": "in_progress"}).ok
+
+
 def test_turns_played_elsewhere_are_reported_as_not_checked_not_failures(tmp_path):
     state, record = played(tmp_path, elsewhere=3)
     report = verify_round(state, record=record)
