@@ -545,6 +545,11 @@ def test_a_name_another_player_is_shown_by_is_refused_on_the_pages_beside_its_fi
         "/accounts/register/", {"username": "Robert", "password": "a-long-enough-passphrase"}
     )
     assert as_username.context["form"].errors["username"] == ["That username is taken."]
+    invisible = Client().post(
+        "/accounts/register/",
+        {"username": "ghost", "display_name": "\u200b", "password": "a-long-enough-passphrase"},
+    )
+    assert list(invisible.context["form"].errors) == ["display_name"]
 
 
 def test_the_language_switcher_sets_the_language_of_the_pages():
