@@ -200,27 +200,34 @@ def act(
     back: Callable[[Sequence[int | str]], str],
     action: Callable[[dict[str, Any]], object],
     *,
+    find: Callable[[], object],
     keep_holds: bool,
 ) -> HttpResponse:
     """Check the posted ``form_class``, run a roll or score with its data and go back to
     the page ``back`` makes from the holds: an incomplete form or a refusal (400, 409)
     is shown there as its message, over the current state; the holds stay as they
-    were."""
+    were. A game the player cannot see is its 404 page at once, whatever was posted:
+    ``find`` looks it up before a form or a throttle is refused (the service looks it
+    up itself otherwise), so another player's game is never sent back to as a page."""
     form = form_class(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_PROBLEM)
-        return HttpResponseRedirect(back(()))
-    held = request.POST.getlist("hold")
-    refused = throttled(request, "play")  # the API's budget per player, shared
-    if refused:
-        messages.error(request, refused.message)
-        return HttpResponseRedirect(back(held))
+    valid = form.is_valid()
+    refused = throttled(request, "play") if valid else None  # the API's budget per player
     try:
-        action(form.cleaned_data)
+        if not valid or refused:
+            find()
+        else:
+            action(form.cleaned_data)
     except NotFoundError as exc:
         return error_page(request, error_text(exc), status=exc.status_code)
     except (ServiceError, yatzy.YatzyError) as exc:
         messages.error(request, error_text(exc))
+        return HttpResponseRedirect(back(request.POST.getlist("hold")))
+    if not valid:
+        messages.error(request, FORM_PROBLEM)
+        return HttpResponseRedirect(back(()))
+    held = request.POST.getlist("hold")
+    if refused:
+        messages.error(request, refused.message)
         return HttpResponseRedirect(back(held))
     return HttpResponseRedirect(back(held if keep_holds else ()))
 
@@ -229,12 +236,14 @@ def action_view(
     form_class: type[forms.Form],
     *,
     back: Callable[..., str],
+    find: Callable[..., object],
     run: Callable[..., object],
     keep_holds: bool,
 ) -> View:
     """A page's roll or score form (POST, logged in): ``act`` with the page the path's
-    arguments name, ``back(held, **path)``, and the service call ``run(player, data,
-    **path)``."""
+    arguments name, ``back(held, **path)``, the game's look-up ``find(player, **path)``
+    (NotFoundError for one the player cannot see) and the service call ``run(player,
+    data, **path)``."""
 
     @login_required
     @require_POST
@@ -244,6 +253,7 @@ def action_view(
             form_class,
             lambda held: back(held, **path),
             lambda data: run(request.user, data, **path),
+            find=lambda: find(request.user, **path),
             keep_holds=keep_holds,
         )
 

@@ -397,14 +397,25 @@ def test_a_party_seats_finished_round_has_share_on_the_party_page():
     assert f"data-share-code>{code}<" in shared
 
 
-def test_another_players_party_is_not_found_on_its_page_and_forms():
+def test_another_players_party_is_not_found_on_its_page_and_forms(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "2/minute",
+        },
+    }
     owner, _ = make_player("owner")
     party = game_services.party_create(player=owner, seats=["Ann", "Bo"], ruleset="yahtzee")
     _, other = logged_in("other")
     assert other.get(f"/parties/{party.id}/").status_code == 404
-    for action in ("roll", "score"):
-        body = {"seat": 0, "turn": 0, "roll": 0, "category": "chance"}
-        assert other.post(f"/parties/{party.id}/{action}/", body).status_code == 404
+    body = {"seat": 0, "turn": 0, "roll": 0, "category": "chance"}
+    # Complete forms (the second pair over the play budget of 2), then incomplete ones.
+    for fields in [body, body, {}, {"seat": "x"}]:
+        for action in ("roll", "score"):
+            answer = other.post(f"/parties/{party.id}/{action}/", fields)
+            assert answer.status_code == 404, (action, fields)
+            assert "No such party." in text(answer)
     assert all(rnd.snapshot["rolls_used"] == 0 for rnd in party.seats.all())
 
 

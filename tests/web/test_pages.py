@@ -190,7 +190,14 @@ def page_round_routes() -> list[str]:
     )
 
 
-def test_another_players_round_is_not_found_on_any_page_or_form():
+def test_another_players_round_is_not_found_on_any_page_or_form(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "2/minute",
+        },
+    }
     _, owner = logged_in("owner")
     path = start(owner)
     owner.post(f"{path}roll/", {"turn": 0, "roll": 0})
@@ -211,6 +218,12 @@ def test_another_players_round_is_not_found_on_any_page_or_form():
         response = other.get(url) if route in pages else other.post(url, post)
         assert response.status_code == 404, url
         assert "No such round." in text(response)
+    # Incomplete forms, then complete ones over the play budget (the requests above spent it).
+    for fields in [{}, {"turn": "x"}, {"turn": 0, "roll": 1, "category": "chance"}]:
+        for action in ("roll", "score"):
+            answer = other.post(f"{path}{action}/", fields)
+            assert answer.status_code == 404, (action, fields)
+            assert "No such round." in text(answer)
     assert Round.objects.values("snapshot", "status").get() == before
 
 

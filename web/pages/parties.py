@@ -36,6 +36,9 @@ def _party_back(held: list[str], party_id: UUID) -> str:
 party_roll = action_view(
     PartyRollForm,
     back=_party_back,
+    find=lambda player, party_id: game_selectors.party_get_for_player(
+        party_id=party_id, player=player
+    ),
     run=lambda player, data, party_id: game_services.party_act(
         party_id=party_id, player=player, action="roll", **data
     ),
@@ -44,6 +47,9 @@ party_roll = action_view(
 party_score = action_view(
     PartyScoreForm,
     back=_party_back,
+    find=lambda player, party_id: game_selectors.party_get_for_player(
+        party_id=party_id, player=player
+    ),
     run=lambda player, data, party_id: game_services.party_act(
         party_id=party_id, player=player, action="score", **data
     ),

@@ -73,6 +73,9 @@ def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
 play_roll = action_view(
     RollForm,
     back=lambda held, round_id: _play_url(round_id, held),
+    find=lambda player, round_id: game_selectors.round_get_for_player(
+        round_id=round_id, player=player
+    ),
     run=lambda player, data, round_id: game_services.round_roll(
         round_id=round_id, player=player, **data
     ),
@@ -81,6 +84,9 @@ play_roll = action_view(
 play_score = action_view(
     ScoreForm,
     back=lambda held, round_id: _play_url(round_id, held),
+    find=lambda player, round_id: game_selectors.round_get_for_player(
+        round_id=round_id, player=player
+    ),
     run=lambda player, data, round_id: game_services.round_score(
         round_id=round_id, player=player, **data
     ),
