@@ -33,6 +33,10 @@ Notify = Callable[[str], None]
 JSON = dict[str, Any]
 
 RETRIED_STATUSES = frozenset({502, 503, 504})
+# The most an answer may hold, decoded: the largest the API gives (a round's state with
+# its log, a page of a board, the rulesets) is a few kilobytes. A server that sends more
+# is not the API, and the client does not hold it in memory to find out.
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
 
 
 class ApiError(Exception):
@@ -185,9 +189,15 @@ def _describe(error: httpx.TransportError) -> str:
     return str(error) or type(error).__name__
 
 
+class _AnswerTooSlow(httpx.ReadTimeout):
+    """An answer still arriving at the client's deadline for a whole answer."""
+
+
 def _trouble(server: str, error: httpx.TransportError, timeout: float | None) -> str:
     """What went wrong, in words: a server that was reached but did not answer in time
     is not one that cannot be reached."""
+    if isinstance(error, _AnswerTooSlow):
+        return str(error)
     if isinstance(error, httpx.TimeoutException) and not isinstance(error, httpx.ConnectTimeout):
         return f"no answer from {server} within {timeout:g} s"
     return f"cannot reach {server} ({_describe(error)})"
@@ -202,7 +212,14 @@ class ApiClient:
     """The public REST API of one server (``/api/v1/``), over httpx.
 
     ``notify`` is told, in words, whenever the client waits or retries; ``sleep`` is
-    what it waits with (tests pass a fake). ``transport`` replaces the network.
+    what it waits with and ``clock`` what it times answers with (tests pass fakes).
+    ``transport`` replaces the network.
+
+    ``timeout`` bounds each wait for the network (to connect, or for the next bytes);
+    ``deadline`` bounds the whole answer, so a server that sends a byte now and then
+    cannot hold the client: an answer whose body is still arriving after ``deadline``
+    seconds counts as no answer (and is retried as one). An answer larger than
+    :data:`MAX_ANSWER_BYTES` is not the API's (:class:`NotTheApi`).
     """
 
     def __init__(
@@ -217,7 +234,9 @@ class ApiClient:
         # Longer than the server takes to give up by itself (SQLite's wait for its write
         # lock: 20 s, then a 503), so a slow answer is read rather than sent again.
         timeout: float = 25.0,
+        deadline: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.server = server.rstrip("/")
@@ -241,6 +260,8 @@ class ApiClient:
         self.max_attempts = max_attempts
         self.max_wait = max_wait
         self.timeout = timeout
+        self.deadline = deadline
+        self._clock = clock
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -257,6 +278,48 @@ class ApiClient:
     def _backoff(self, attempt: int) -> float:
         return float(min(self.max_wait, 2 ** (attempt - 1)))
 
+    def _exchange(
+        self, method: str, path: str, json: JSON | None, params: Mapping[str, str | int] | None
+    ) -> httpx.Response:
+        """One request and its whole answer, read within ``deadline`` seconds and
+        :data:`MAX_ANSWER_BYTES` (decoded); the answer comes back read."""
+        started = self._clock()
+        request = self._http.build_request(method, path, json=json, params=params)
+        response = self._http.send(request, stream=True)
+        body = bytearray()
+        try:
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > MAX_ANSWER_BYTES:
+                    raise NotTheApi(
+                        response.status_code,
+                        "not_the_api",
+                        f"{self.server} does not answer like a Maxi Yatzy Daily server: "
+                        f"{request.url} sent more than {MAX_ANSWER_BYTES // 2**20} MiB.",
+                    )
+                if self._clock() - started > self.deadline:
+                    raise _AnswerTooSlow(
+                        f"no whole answer from {self.server} within {self.deadline:g} s",
+                        request=request,
+                    )
+        finally:
+            response.close()
+        # The body as decoded, under the headers that still describe it.
+        headers = [
+            (name, value)
+            for name, value in response.headers.multi_items()
+            if name not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        answer = httpx.Response(
+            response.status_code,
+            headers=headers,
+            content=bytes(body),
+            request=request,
+            extensions=response.extensions,
+        )
+        answer.read()
+        return answer
+
     def request(
         self,
         method: str,
@@ -272,7 +335,7 @@ class ApiClient:
             attempt += 1
             last = attempt >= self.max_attempts
             try:
-                response = self._http.request(method, path, json=json, params=params)
+                response = self._exchange(method, path, json, params)
             except httpx.TransportError as error:
                 trouble = _trouble(self.server, error, self.timeout)
                 if last:

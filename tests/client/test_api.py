@@ -1,9 +1,20 @@
 """The API client's policy for answers that are not a success, over a fake transport."""
 
+import gzip
+import itertools
+
 import httpx
 import pytest
 
-from client.api import ApiClient, ApiError, Conflict, ConnectionLost, accept_language
+from client.api import (
+    MAX_ANSWER_BYTES,
+    ApiClient,
+    ApiError,
+    Conflict,
+    ConnectionLost,
+    NotTheApi,
+    accept_language,
+)
 
 
 def client_for(handler, **kwargs):
@@ -136,6 +147,65 @@ def test_a_server_slow_to_answer_is_not_called_unreachable():
     assert notices == [
         "No answer from http://yatzy.test within 25 s; retrying in 1 s (attempt 2 of 2)."
     ]
+
+
+def test_an_answer_that_trickles_past_the_deadline_counts_as_none():
+    """A server sending a byte now and then, each within the per-read timeout, does not
+    hold the client: the whole answer has ``deadline`` seconds (on the client's clock,
+    here one that moves 7 s per look), and is then retried as a missing one."""
+    sent = []
+
+    def trickle():
+        for byte in itertools.repeat(b" "):
+            sent.append(byte)
+            yield byte
+
+    def handler(request):
+        return httpx.Response(200, headers={"Content-Type": "application/json"}, content=trickle())
+
+    ticks = itertools.count(step=7.0)
+    api, notices, waits = client_for(handler, max_attempts=2, clock=lambda: next(ticks))
+    with pytest.raises(ConnectionLost) as caught:
+        api.round("r1")
+    assert str(caught.value) == "no whole answer from http://yatzy.test within 60 s"
+    assert notices == [
+        "No whole answer from http://yatzy.test within 60 s; retrying in 1 s (attempt 2 of 2)."
+    ]
+    assert waits == [1.0]
+    assert len(sent) < 40  # read until the deadline, then let go
+
+
+def test_an_answer_larger_than_any_the_api_gives_is_not_read_to_its_end():
+    chunk = b"x" * 2**20
+    sent = []
+
+    def flood():
+        while True:
+            sent.append(chunk)
+            yield chunk
+
+    def handler(request):
+        return httpx.Response(200, headers={"Content-Type": "application/json"}, content=flood())
+
+    api, notices, _ = client_for(handler)
+    with pytest.raises(NotTheApi, match="sent more than 4 MiB"):
+        api.round("r1")
+    assert len(sent) * len(chunk) <= MAX_ANSWER_BYTES + len(chunk)
+    assert notices == []  # not retried: another try would flood again
+
+
+def test_a_compressed_answer_is_read_as_its_json():
+    body = gzip.compress(b'{"code": "round_not_found", "message": "No such round."}')
+    handler, _ = answers(
+        httpx.Response(404, headers={"Content-Encoding": "gzip"}, content=body),
+        httpx.Response(200, headers={"Content-Encoding": "gzip"}, content=gzip.compress(b"{}")),
+    )
+    api, _, _ = client_for(handler)
+    with pytest.raises(ApiError) as caught:
+        api.round("r1")
+    assert (caught.value.status, caught.value.code) == (404, "round_not_found")
+    assert caught.value.message == "No such round."
+    assert api.round("r1") == {}
 
 
 def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen():
