@@ -75,8 +75,9 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     # The key of the display name, or of the username without one: unique (below), so no
     # player can be shown as another ("Bob" beside "bob", full-width "BOB", or another's
-    # username). Blank only in rows an older release inserted during a rolling deploy,
-    # until their next save.
+    # username). Never blank once migration 0006 has run with the previous release
+    # stopped (docs/operations.md, migrations); the constraint leaves blank out only so
+    # that the column could be added to a table that already had players.
     shown_name_key = ShownNameKeyField(
         _("shown name key"), max_length=600, editable=False, default="", db_default=""
     )

@@ -124,3 +124,23 @@ def username_check(username: str) -> None:
     """
     if not _USERNAME.fullmatch(username) or not all(_shown(char) for char in username):
         raise ValidationError(USERNAME_CHARACTERS, code="invalid")
+
+
+def name_free(base: str, number: int, taken: set[str], max_length: int) -> str:
+    """A name made from ``base`` and ``number`` whose key is not in ``taken``, at most
+    ``max_length`` characters: ``base-number``, else ``base-number-2``, ``-3``, … (for
+    the migrations that rename a player whose name an older one has; a plain
+    ``base-number`` can be a later player's name as it stands).
+
+    >>> name_free("Bob", 7, {"bob-7", "bob-7-2"}, 40)
+    'Bob-7-3'
+    >>> name_free("x" * 45, 12, set(), 40) == "x" * 37 + "-12"
+    True
+    """
+    attempt = 1
+    while True:
+        suffix = f"-{number}" if attempt == 1 else f"-{number}-{attempt}"
+        name = base[: max_length - len(suffix)] + suffix
+        if name_key(name) not in taken:
+            return name
+        attempt += 1

@@ -1,34 +1,67 @@
 # Usernames are compared by a stored key, NFKC + case folding (accounts.names.name_key),
 # with a unique constraint, on every database: the old unique index on lower(username)
 # folded ASCII only on SQLite, where "Ärne" and "ärne" became two accounts (and "Ärne"
-# could not log in). Existing rows get their key here. Where two existing accounts have
-# the same key (only possible on SQLite), the older keeps its name and the newer one is
-# renamed "<name>-<id>" (logged), so the unique constraint can hold; its player logs in
-# with the new name.
+# could not log in), and PostgreSQL's lower() keeps "maße" and "masse" apart, which
+# folding does not. Existing rows get their key here. Where two existing accounts have
+# the same key, the older keeps its name and the newer one is renamed "<name>-<id>"
+# (or "<name>-<id>-2", … where another account has that name), logged; its player logs
+# in with the new name. Going back re-creates the lower(username) index, which accounts
+# registered since may break: the way back then stops with their names.
 
 import logging
 
 from django.db import migrations, models
+from django.db.models import Count
+from django.db.models.functions import Lower
 
 import accounts.models
-from accounts.names import name_key
+from accounts.names import name_free, name_key
 
 logger = logging.getLogger("accounts.migrations")
 
 
 def _fill_keys(apps, schema_editor):
     User = apps.get_model("accounts", "User")
+    users = list(User.objects.order_by("date_joined", "pk").only("pk", "username"))
+    # Every name as it stands is kept from the renamed: a later account may be called
+    # "<name>-<id>" already.
+    names = {name_key(user.username) for user in users}
     taken = set()
-    for user in User.objects.order_by("date_joined", "pk").only("pk", "username"):
+    for user in users:
         key = name_key(user.username)
         if key in taken:
             old = user.username
-            user.username = f"{old[: 150 - len(str(user.pk)) - 1]}-{user.pk}"
+            user.username = name_free(old, user.pk, taken | names, 150)
             key = name_key(user.username)
             logger.warning("player %s renamed %r -> %r (same name as an older player)",
                            user.pk, old, user.username)
         taken.add(key)
         User.objects.filter(pk=user.pk).update(username=user.username, username_key=key)
+
+
+def _check_lower_unique(apps, schema_editor):
+    """Before the way back re-creates the unique index on lower(username): the accounts
+    it would refuse, named, instead of the database's bare refusal."""
+    User = apps.get_model("accounts", "User")
+    clashes = (
+        User.objects.annotate(lowered=Lower("username"))
+        .values("lowered")
+        .annotate(accounts=Count("pk"))
+        .filter(accounts__gt=1)
+        .values_list("lowered", flat=True)
+    )
+    names = sorted(
+        User.objects.annotate(lowered=Lower("username"))
+        .filter(lowered__in=list(clashes[:20]))
+        .values_list("username", flat=True)
+    )
+    if names:
+        raise RuntimeError(
+            "accounts cannot go back before 0004_username_key: the unique index on "
+            "lower(username) it re-creates would refuse these accounts, whose names differ "
+            f"only in case as this database lowers it: {', '.join(map(repr, names))}. "
+            "Rename them (the admin) first."
+        )
 
 
 class Migration(migrations.Migration):
@@ -53,4 +86,5 @@ class Migration(migrations.Migration):
             model_name='user',
             name='accounts_user_username_ci_unique',
         ),
+        migrations.RunPython(migrations.RunPython.noop, _check_lower_unique),
     ]

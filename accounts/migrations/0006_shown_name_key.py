@@ -1,39 +1,61 @@
 # No two players are shown by names of one key (accounts.names.name_key of the display
 # name, else of the username): the key is stored and unique. Existing rows get theirs
-# here. Where two existing players are shown by one name, players shown by their
+# here. A display name is first cleaned as the pages clean one now
+# (accounts.names.name_clean: "Bob\u200b" is "Bob"; one that shows nothing is cleared),
+# and a player shown by a username that holds invisible characters (an older release let
+# "bob\u3164" in) is shown by that username cleaned instead, as a display name: their
+# log-in stays. Where two players are then shown by one name, players shown by their
 # username keep it (usernames are unique by their key already), then display names are
 # kept in the order the players joined; a later display name already shown is cleared
-# (its player is shown by their username), and where that is taken too by an earlier
-# display name, the player is shown as "<username>-<id>". Each change is logged.
+# (its player is shown by their username), and where that is taken too, the player is
+# shown as "<username>-<id>" (or "-<id>-2", … where that is shown already). Each change
+# is logged.
 
 import logging
 
 import accounts.models
-from accounts.names import name_key
+from accounts.names import name_clean, name_free, name_key, name_visible
 from django.db import migrations, models
 
 logger = logging.getLogger("accounts.migrations")
+
+_MAX_DISPLAY_NAME = 40
+
+
+def _shown_name(player):
+    """The display name a player is shown by once cleaned; blank: their username."""
+    shown = name_clean(player.display_name)
+    if not name_visible(shown):
+        shown = ""
+    if not shown and name_clean(player.username) != player.username:
+        shown = name_clean(player.username)[:_MAX_DISPLAY_NAME]
+        if not name_visible(shown):
+            shown = "player"
+    return shown
 
 
 def _fill_keys(apps, schema_editor):
     User = apps.get_model("accounts", "User")
     players = list(User.objects.order_by("date_joined", "pk").only("pk", "username", "display_name"))
-    taken = {name_key(p.username) for p in players if not p.display_name}
+    wanted = {player.pk: _shown_name(player) for player in players}
+    taken = {name_key(p.username) for p in players if not wanted[p.pk]}
+    # Every display name as it stands is kept from the renamed ones.
+    names = taken | {name_key(shown) for shown in wanted.values() if shown}
     for player in players:
-        if not player.display_name:
-            key = name_key(player.username)
-        elif name_key(player.display_name) not in taken:
-            key = name_key(player.display_name)
-        else:
-            old = player.display_name
-            player.display_name = ""
-            if name_key(player.username) in taken:
-                player.display_name = f"{player.username[: 40 - len(str(player.pk)) - 1]}-{player.pk}"
-            key = name_key(player.display_name or player.username)
-            logger.warning("player %s: display name %r -> %r (an older player is shown by it)",
-                           player.pk, old, player.display_name)
+        shown = wanted[player.pk]
+        if shown and name_key(shown) in taken:
+            plain = name_clean(player.username) == player.username
+            if plain and name_key(player.username) not in taken:
+                shown = ""
+            else:
+                base = name_clean(player.username)[:_MAX_DISPLAY_NAME] or "player"
+                shown = name_free(base, player.pk, taken | names, _MAX_DISPLAY_NAME)
+        key = name_key(shown or player.username)
         taken.add(key)
-        User.objects.filter(pk=player.pk).update(display_name=player.display_name, shown_name_key=key)
+        if shown != player.display_name:
+            logger.warning("player %s: display name %r -> %r (cleaned, or an older player is "
+                           "shown by it)", player.pk, player.display_name, shown)
+        User.objects.filter(pk=player.pk).update(display_name=shown, shown_name_key=key)
 
 
 class Migration(migrations.Migration):

@@ -161,6 +161,49 @@ def test_the_migration_keys_existing_players_and_renames_a_newer_lookalike():
     assert User.objects.get_by_natural_key("strasse").pk == first.pk
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_renames_a_lookalike_to_a_name_no_account_has():
+    """The newer of two lookalikes becomes "<name>-<id>" unless a later account is called
+    that already (the migration stopped on the unique index), then "<name>-<id>-2"."""
+
+    def rows(old):
+        # lower() keeps "maße" apart from "masse", on PostgreSQL too; folding does not.
+        older = old.objects.create(username="masse", password="x")
+        later = old.objects.create(username=f"masse-{older.pk + 2}", password="x")
+        lookalike = old.objects.create(username="maße", password="x")
+        assert lookalike.pk == older.pk + 2
+        return older, later, lookalike
+
+    older, later, lookalike = migrated(
+        "0003_i18n_labels_language_follows_browser", "0004_username_key", rows
+    )
+    names = dict(User.objects.values_list("pk", "username"))
+    assert names == {
+        older.pk: "masse",
+        later.pk: f"masse-{lookalike.pk}",  # as it was
+        lookalike.pk: f"maße-{lookalike.pk}-2",
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_going_back_before_the_username_key_names_the_accounts_in_the_way():
+    make_player("Bob")
+    make_player("ann")
+    make_player("ANNA")
+    executor = MigrationExecutor(connection)
+    try:
+        User.objects.filter(username="ANNA").update(username="ANN")  # as an old row could be
+        with pytest.raises(RuntimeError, match="Rename them") as caught:
+            executor.migrate([("accounts", "0003_i18n_labels_language_follows_browser")])
+        assert "'ANN', 'ann'" in str(caught.value)
+        assert "Bob" not in str(caught.value)
+    finally:
+        User.objects.filter(username="ANN").update(username="ANNA")
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    assert User.objects.get_by_natural_key("anna").username == "ANNA"
+
+
 def patch_display_name(client, name):
     return client.patch("/api/v1/accounts/me/", {"display_name": name}, format="json")
 
@@ -271,6 +314,52 @@ def test_the_migration_keys_shown_names_and_clears_a_newer_display_name_shown_be
         pat.pk: ("Pat", "pat"),
         twice.pk: (f"quinn-{twice.pk}", f"quinn-{twice.pk}"),
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_cleans_names_as_the_pages_do_before_keying_them():
+    """An older release stored names with invisible characters: "Bob\u200b" and
+    "Bob\u00ad" were shown as "Bob" beside bob, a username "bob\u1160" too, and "\u200b"
+    as nothing."""
+
+    def rows(old):
+        made = {}
+        for username, display_name in [
+            ("bob", ""),
+            ("zed1", "Bob\u200b"),
+            ("zed2", "Bob\u00ad"),
+            ("bob\u1160", ""),
+            ("invis", "\u200b"),
+            ("hid\u1160den", "Hidden \u202eone"),
+            ("\u3164", ""),
+        ]:
+            made[username] = old.objects.create(
+                username=username, username_key=username, display_name=display_name, password="x"
+            ).pk
+        return made
+
+    made = migrated("0005_tokens_hashed", "0006_shown_name_key", rows)
+    hangul = made["bob\u1160"]
+    shown = {
+        username: User.objects.values_list("display_name", "shown_name_key").get(pk=pk)
+        for username, pk in made.items()
+    }
+    assert shown == {
+        "bob": ("", "bob"),
+        "zed1": ("", "zed1"),
+        "zed2": ("", "zed2"),
+        "bob\u1160": (f"bob-{hangul}", f"bob-{hangul}"),
+        "invis": ("", "invis"),
+        "hid\u1160den": ("Hidden one", "hidden one"),
+        "\u3164": ("player", "player"),
+    }
+    # Each can save their profile as it stands (it was a 409 or a 400).
+    for pk in made.values():
+        client = APIClient()
+        client.force_authenticate(User.objects.get(pk=pk))
+        name = User.objects.get(pk=pk).display_name
+        answer = client.patch("/api/v1/accounts/me/", {"display_name": name}, format="json")
+        assert answer.status_code == 200, (name, answer.json())
 
 
 def test_the_admin_refuses_a_name_another_player_has_with_a_form_error(admin_client):
