@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import name_key
+from accounts.names import display_name_clean, name_key, username_check
 
 
 def validate_time_zone(value: str) -> None:
@@ -125,14 +125,26 @@ class User(AbstractUser):
         ]
 
     def clean(self) -> None:
-        # A form (the admin's) checks the names here: the keys are not its fields, so
-        # Django's own unique and constraint checks pass them by, and the database's
-        # refusal would be a 500.
+        # A form (the admin's) checks the names here as the API does (accounts.names):
+        # the keys are not its fields, so Django's own unique and constraint checks pass
+        # them by, and the database's refusal would be a 500. A username the form has
+        # already refused arrives as None.
         super().clean()
-        errors = {}
-        if User.objects.exclude(pk=self.pk).filter(username_key=name_key(self.username)).exists():
-            errors["username"] = USERNAME_TAKEN
-        if shown_name_taken(self):
+        errors: dict[str, Any] = {}
+        if self.username:
+            try:
+                username_check(self.username)
+            except ValidationError as exc:
+                errors["username"] = exc.messages
+            else:
+                others = User.objects.exclude(pk=self.pk)
+                if others.filter(username_key=name_key(self.username)).exists():
+                    errors["username"] = USERNAME_TAKEN
+        try:
+            self.display_name = display_name_clean(self.display_name or "")
+        except ValidationError as exc:
+            errors["display_name"] = exc.messages
+        if not errors and (self.display_name or self.username) and shown_name_taken(self):
             errors["display_name"] = SHOWN_NAME_TAKEN
         if errors:
             raise ValidationError(errors)

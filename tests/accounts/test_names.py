@@ -378,6 +378,10 @@ def test_the_admin_refuses_a_name_another_player_has_with_a_form_error(admin_cli
     for change, field in (
         ({"username": "BOB"}, "username"),
         ({"display_name": "bobby"}, "display_name"),
+        # Refused by the API, so by the admin: "bob" on every board, and a blank.
+        ({"username": "bob\u3164"}, "username"),
+        ({"display_name": "\u200b\u3164"}, "display_name"),
+        ({"display_name": "Bobby\u200b"}, "display_name"),  # Bobby once cleaned
     ):
         response = admin_client.post(url, {**data, **change})
         assert response.status_code == 200
@@ -386,6 +390,25 @@ def test_the_admin_refuses_a_name_another_player_has_with_a_form_error(admin_cli
         ].form.errors
     ann.refresh_from_db()
     assert (ann.username, ann.display_name) == ("ann", "")
-    assert admin_client.post(url, {**data, "display_name": "Annie"}).status_code == 302
+    assert admin_client.post(url, {**data, "display_name": "\u202eAnnie"}).status_code == 302
     ann.refresh_from_db()
     assert (ann.display_name, ann.shown_name_key) == ("Annie", "annie")
+
+
+@pytest.mark.parametrize("username", ["Bob", "\uff42\uff4f\uff42", "bob\u3164"])
+def test_the_admins_new_player_form_refuses_a_taken_or_invisible_username(admin_client, username):
+    """Django's creation form refuses a name that differs only in case itself and hands
+    the model none: the model's check read None (a 500)."""
+    make_player("bob")
+    response = admin_client.post(
+        "/admin/accounts/user/add/",
+        {
+            "username": username,
+            "password1": "a-long-passphrase",
+            "password2": "a-long-passphrase",
+            "usable_password": "true",
+        },
+    )
+    assert response.status_code == 200
+    assert "username" in response.context["adminform"].form.errors
+    assert User.objects.count() == 2  # bob and the admin
