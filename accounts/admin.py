@@ -47,7 +47,9 @@ admin.site.unregister(AuthToken)
 @admin.register(AuthToken)
 class AuthTokenAdmin(ListFilterLookupsOnly):
     """API log-ins: the player, when it began and whether it expires. The key is never
-    stored (only its hash), and neither the hash nor its indexed prefix is shown."""
+    stored, only its SHA-512 digest, which cannot be turned back into a key; the digest
+    is the table's primary key, so the admin's links and a row's name carry it. The
+    key's indexed prefix is not shown."""
 
     list_display = ("user", "created", "expiry")
     list_select_related = ("user",)

@@ -215,6 +215,14 @@ class RoundAdmin(ListFilterLookupsOnly):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        # A party seat's round goes with its party (the party admin): alone, the party
+        # would wait for that seat's turn for ever. Listed as protected, Django refuses
+        # the delete, a bulk one holding it included.
+        to_delete, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        seats = [f"{rnd} (a seat of party {rnd.party_id})" for rnd in objs if rnd.party_id]
+        return to_delete, counts, perms_needed, [*protected, *seats]
+
     def delete_model(self, request: HttpRequest, obj: Round) -> None:
         round_delete(rnd=obj)
 
@@ -319,6 +327,10 @@ class ShareCodeAdmin(ListFilterLookupsOnly):
         self.message_user(request, f"Revoked {revoked} code(s).", messages.SUCCESS)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Revoked, a code stays readable to who played it; deleted, it would be gone.
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -62,6 +62,13 @@ def test_every_filter_link_of_every_list_answers(admin_client, played):
         "/admin/leaderboards/boardentry/?board__regex=(",
         "/admin/accounts/user/?password__startswith=pbkdf2",
         "/admin/daily/challenge/?date__year=9999&date__month=12",
+        # Years out of range were a 500 (ValueError, OverflowError in the lookup).
+        "/admin/daily/challenge/?date__year=0",
+        "/admin/daily/challenge/?date__year=-5",
+        "/admin/daily/challenge/?closed_at__year=10000",
+        "/admin/games/round/?challenge__date__year=99999",
+        "/admin/leaderboards/season/?start_date__year=99999",
+        "/admin/games/analysischunk/?challenge__date__year=99999999999999999999",
     ],
 )
 def test_no_query_string_reads_what_the_list_hides_or_breaks_it(admin_client, played, query):

@@ -75,6 +75,48 @@ def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client
     assert stranger.get(f"/api/v1/friend/{code}/").status_code == 404
     started = stranger.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json")
     assert started.status_code == 404
+    # Revoked, not deleted: deleting would take the friend's view away too.
+    assert admin_client.post(f"/admin/games/sharecode/{share.pk}/delete/").status_code == 403
+    bulk = {"action": "delete_selected", "_selected_action": [share.pk], "post": "yes"}
+    admin_client.post("/admin/games/sharecode/", bulk)
+    assert ShareCode.objects.filter(pk=share.pk).exists()
+    assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
+
+
+def test_a_party_seats_round_is_deleted_only_with_its_party(admin_client):
+    """Deleting one seat's round left the party waiting for that seat for ever (a 500 to
+    the next seat's roll)."""
+    from games.models import Party, Round
+
+    _, owner = make_player(username="erin")
+    party = owner.post(
+        "/api/v1/games/", {"mode": "party", "seats": ["A", "B", "C"]}, format="json"
+    ).json()
+    seat = Round.objects.get(party_id=party["id"], seat=1)
+    solo = Round.objects.get(
+        pk=owner.post("/api/v1/games/", {"mode": "solo"}, format="json").json()["id"]
+    )
+    refused = admin_client.post(f"/admin/games/round/{seat.pk}/delete/", {"post": "yes"})
+    assert "a seat of party" in refused.content.decode()
+    both = {"action": "delete_selected", "_selected_action": [seat.pk, solo.pk], "post": "yes"}
+    assert "a seat of party" in admin_client.post("/admin/games/round/", both).content.decode()
+    assert Round.objects.filter(pk__in=[seat.pk, solo.pk]).count() == 2
+    alone = {"action": "delete_selected", "_selected_action": [solo.pk], "post": "yes"}
+    assert admin_client.post("/admin/games/round/", alone).status_code == 302
+    assert not Round.objects.filter(pk=solo.pk).exists()
+    assert (
+        owner.post(
+            f"/api/v1/parties/{party['id']}/roll/",
+            {"seat": 0, "turn": 0, "roll": 0, "hold": []},
+            format="json",
+        ).status_code
+        == 200
+    )
+    assert (
+        admin_client.post(f"/admin/games/party/{party['id']}/delete/", {"post": "yes"}).status_code
+        == 302
+    )
+    assert not Party.objects.exists() and not Round.objects.filter(party_id=party["id"]).exists()
 
 
 def test_parties_are_read_only_with_their_seats(admin_client):
