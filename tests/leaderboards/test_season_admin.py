@@ -92,6 +92,35 @@ def test_a_slug_of_digits_is_refused_as_it_would_read_as_another_seasons_id(admi
     )
 
 
+def test_the_migration_renames_the_slugs_of_digits_a_season_already_has():
+    """0007 only refuses new ones: a season slugged "1" still answered ?season=1 for
+    the season whose id is 1."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("leaderboards", "0007_season_slug_not_digits")])
+    old = executor.loader.project_state([("leaderboards", "0007_season_slug_not_digits")]).apps
+    OldSeason = old.get_model("leaderboards", "Season")
+    dates = {"start_date": dt.date(2026, 1, 1), "end_date": dt.date(2026, 1, 31)}
+    winter = OldSeason.objects.create(name="Winter", slug="winter", **dates)
+    one = OldSeason.objects.create(name="One", slug=str(winter.pk), **dates)
+    year = OldSeason.objects.create(name="Year", slug="2026", **dates)
+    taken = OldSeason.objects.create(name="Taken", slug="season-2026", **dates)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    slugs = dict(Season.objects.values_list("pk", "slug"))
+    assert slugs == {
+        winter.pk: "winter",
+        one.pk: f"season-{winter.pk}",
+        year.pk: f"season-2026-{year.pk}",
+        taken.pk: "season-2026",
+    }
+    from leaderboards.selectors import season_get
+
+    assert season_get(slug=str(winter.pk)).pk == winter.pk
+
+
 def test_creating_a_season_builds_its_boards_and_new_dates_rebuild_them(admin_client, played):
     response = admin_client.post("/admin/leaderboards/season/add/", season_form())
     assert response.status_code == 302
