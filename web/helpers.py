@@ -212,20 +212,20 @@ def act(
     form = form_class(request.POST)
     valid = form.is_valid()
     refused = throttled(request, "play") if valid else None  # the API's budget per player
+    held = request.POST.getlist("hold")
     try:
-        if not valid or refused:
-            find()
-        else:
+        if valid and not refused:
             action(form.cleaned_data)
+        else:
+            find()
     except NotFoundError as exc:
         return error_page(request, error_text(exc), status=exc.status_code)
     except (ServiceError, yatzy.YatzyError) as exc:
         messages.error(request, error_text(exc))
-        return HttpResponseRedirect(back(request.POST.getlist("hold")))
+        return HttpResponseRedirect(back(held))
     if not valid:
         messages.error(request, FORM_PROBLEM)
         return HttpResponseRedirect(back(()))
-    held = request.POST.getlist("hold")
     if refused:
         messages.error(request, refused.message)
         return HttpResponseRedirect(back(held))
