@@ -89,8 +89,11 @@ TOKENS_PER_PLAYER = 20
 def user_token_create(*, user: User) -> str:
     """A new API token for the player (one per log-in): the key is returned this once
     and only its digest is stored, so neither a database dump nor the admin shows a
-    usable token. The player's oldest tokens beyond ``TOKENS_PER_PLAYER`` are deleted."""
+    usable token. The player's oldest tokens beyond ``TOKENS_PER_PLAYER`` are deleted,
+    under the player's lock: concurrent log-ins each counted only their own new token
+    and left more."""
     with transaction.atomic():
+        player_lock(player=user)
         _row, key = AuthToken.objects.create(user=user, expiry=None)
         keep = AuthToken.objects.filter(user=user).order_by("-created", "-pk")
         stale = keep.values_list("pk", flat=True)[TOKENS_PER_PLAYER:]
@@ -133,22 +136,28 @@ def user_update(*, user: User, data: dict[str, Any]) -> User:
     is shown by (their display name, or their username without one; compared by
     :func:`accounts.names.name_key`) is 409 ``display_name_taken``."""
     changes = {field: data[field] for field in PROFILE_FIELDS if field in data}
-    if "ruleset" in changes and "options" not in changes and changes["ruleset"] != user.ruleset:
-        changes["options"] = {}
-    if "ruleset" in changes or "options" in changes:
-        # Raises for a bad name, option or value. The options are stored as given, not
-        # with every default spelled out.
-        yatzy.get_ruleset(
-            changes.get("ruleset", user.ruleset), **changes.get("options", user.options)
-        )
     if "display_name" in changes:
         changes["display_name"] = _display_name(changes["display_name"])
-        if shown_name_taken(User(pk=user.pk, username=user.username, **changes)):
-            raise _shown_name_taken()
-    for field, value in changes.items():
-        setattr(user, field, value)
     try:
         with transaction.atomic():
+            if "ruleset" in changes or "options" in changes:
+                # Checked against the ruleset and options as stored now, under the
+                # player's lock: a concurrent change of the other one (the ruleset
+                # beside new options) had stored options the ruleset does not have.
+                player_lock(player=user)
+                stored = User.objects.values("ruleset", "options").get(pk=user.pk)
+                ruleset = changes.get("ruleset", stored["ruleset"])
+                if "options" not in changes and ruleset != stored["ruleset"]:
+                    changes["options"] = {}  # a new ruleset starts from its defaults
+                # Raises for a bad name, option or value. The options are stored as
+                # given, not with every default spelled out.
+                yatzy.get_ruleset(ruleset, **changes.get("options", stored["options"]))
+            if "display_name" in changes and shown_name_taken(
+                User(pk=user.pk, username=user.username, **changes)
+            ):
+                raise _shown_name_taken()
+            for field, value in changes.items():
+                setattr(user, field, value)
             user.save(update_fields=list(changes))
     except IntegrityError:  # the same name taken by a concurrent change since the check
         user.refresh_from_db()

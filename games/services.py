@@ -110,11 +110,11 @@ def game_create(
     is shown from the start, the seed once the game is over. The ruleset and options
     are fixed now; the player's settings change only later games.
 
-    The game's strategy table is requested first, so the hints are ready when the
+    The game's strategy table is requested with it, so the hints are ready when the
     player asks: over the custom-table quotas this is 400 (``tables.table_request``)
     and no game starts without its hints. At most ``MAX_UNFINISHED_GAMES`` unfinished
-    games per player, checked and stored under the player's lock, so concurrent
-    creates cannot pass it."""
+    games per player, checked and stored under the player's lock with the table's
+    request, so concurrent creates cannot pass it and a refused one queues no table."""
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
     if mode == Round.Mode.COMPUTER:
         level = level or Round.Level.MEDIUM
@@ -123,13 +123,17 @@ def game_create(
                 _("The expert plays an exact strategy, and none exists for saved rolls."),
                 code="expert_unsupported",
             )
-    _unfinished_games_check(player)  # before the table is queued: a refusal changes nothing
-    tables.table_request(rs, player=player)
+    _unfinished_games_check(player)
     if level == Round.Level.EXPERT:
-        tables.table_get(rs)  # 503 table_building until the expert can play
+        # 503 table_building until the expert can play; the table stays queued for then.
+        tables.table_request(rs, player=player)
+        tables.table_get(rs)
     with transaction.atomic():
         player_lock(player=player)
         _unfinished_games_check(player)
+        # Queued with the game, under the player's lock: a refused game queues nothing
+        # (a concurrent create past the limit had used up the player's table quota).
+        tables.table_request(rs, player=player)
         rnd = round_create(
             player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
         )
@@ -550,10 +554,10 @@ def party_create(
     names = party_seat_names(seats)
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
     _unfinished_games_check(player)
-    tables.table_request(rs, player=player)
     with transaction.atomic():
         player_lock(player=player)
         _unfinished_games_check(player)
+        tables.table_request(rs, player=player)  # with the party, as in game_create
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
         for seat, name in enumerate(names):
             round_create(

@@ -152,6 +152,64 @@ def test_unfinished_games_stay_within_the_limit_under_parallel_creates(monkeypat
 
 
 @pytest.mark.django_db(transaction=True)
+def test_parallel_creates_past_the_limit_queue_no_table_for_a_refused_game(monkeypatch, settings):
+    """The table was queued before the locked check: refused games used up the player's
+    custom-table quota with tables no game of theirs needs."""
+    settings.STRATEGY_TABLES_MAX_CUSTOM, settings.STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = 50, 50
+    monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 2)
+    user, client = make_player()
+    new_game(client, mode="solo", ruleset="yatzy")
+    clients = [_client_of(user) for _ in range(PARALLEL)]
+    with _meet_between_check_and_write(services.secrets, "token_bytes"):
+        responses = in_threads(
+            lambda i: clients[i].post("/api/v1/games/", custom(30 + i), format="json")
+        )
+    created = [r.json() for r in responses if r.status_code == 201]
+    assert len(created) == 1
+    assert {r.json()["code"] for r in responses if r.status_code == 400} == {
+        "too_many_unfinished_games"
+    }
+    (queued,) = StrategyTable.objects.filter(requested_by=user)  # the created game's
+    assert queued.options["upper_bonus"] == created[0]["rules"]["upper_bonus"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_log_ins_keep_the_player_within_their_tokens(monkeypatch):
+    from knox.models import AuthToken
+
+    from accounts import services as account_services
+
+    monkeypatch.setattr(account_services, "TOKENS_PER_PLAYER", 3)
+    user, _ = make_player()
+    with _meet_between_check_and_write(AuthToken.objects, "create"):
+        keys = in_threads(lambda i: user_token_create(user=user))
+    assert len(set(keys)) == PARALLEL
+    assert AuthToken.objects.filter(user=user).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ruleset_and_options_changed_at_once_never_store_options_the_ruleset_lacks():
+    """Each change was checked against the profile its request had read: the ruleset
+    Maxi beside Yatzy's five_of_a_kind_full_house was stored, and every page that reads
+    the settings was a 500."""
+    user, client = make_player()
+    client.patch("/api/v1/accounts/me/", {"ruleset": "yatzy"}, format="json")
+    clients = [_client_of(user) for _ in range(PARALLEL)]
+    changes = [{"ruleset": "maxi"}, {"options": {"five_of_a_kind_full_house": True}}]
+    with _meet_between_check_and_write(yatzy, "get_ruleset"):
+        responses = in_threads(
+            lambda i: clients[i].patch("/api/v1/accounts/me/", changes[i % 2], format="json")
+        )
+    assert {r.status_code for r in responses} <= {200, 400}
+    assert {r.json()["code"] for r in responses if r.status_code == 400} <= {
+        "option_not_applicable"
+    }
+    user.refresh_from_db()
+    yatzy.get_ruleset(user.ruleset, **user.options)  # raised OptionNotApplicableError
+    assert client.get("/api/v1/accounts/me/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
 def test_parallel_parties_stay_within_the_limit_and_a_party_is_one_game(monkeypatch):
     monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 5)
     user, client = make_player()
