@@ -23,9 +23,9 @@ from rich.console import Console
 from rich.text import Text
 
 from client import render
-from client.api import ApiClient, ApiError, ConnectionLost
+from client.api import ApiClient, ApiError, ConnectionLost, sentence
 from client.play import LineReader, PlaySession
-from client.storage import Credentials, CredentialStore, Journal
+from client.storage import Credentials, CredentialStore, Journal, StorageError
 from client.verify import NotVerifiable, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -134,12 +134,14 @@ class App:
         """Tell the player what the client is waiting for (on stderr)."""
         self.errors.print(Text(message, style="yellow"))
 
-    def api(self, *, login: bool = True) -> ApiClient:
-        """A client for the server, with the saved token (required when ``login``)."""
-        credentials = self.store.get(self.server)
-        if login and credentials is None:
-            raise NotLoggedIn
-        token = credentials.token if credentials else None
+    def api(self, *, login: bool = True, token: str | None = None) -> ApiClient:
+        """A client for the server, with ``token``, else the saved token (required when
+        ``login``)."""
+        if token is None:
+            credentials = self.store.get(self.server)
+            if login and credentials is None:
+                raise NotLoggedIn
+            token = credentials.token if credentials else None
         return ApiClient(
             self.server,
             token,
@@ -194,14 +196,16 @@ def login(app: App, args: argparse.Namespace) -> int:
 
 
 def logout(app: App, args: argparse.Namespace) -> int:
-    """Revoke the token on the server and remove it here."""
+    """Remove the token here, then revoke it on the server: removed first, so a token
+    this machine cannot forget (a read-only directory) is not left here revoked."""
     credentials = app.store.get(app.server)
     if credentials is None:
         app.console.print(f"Not logged in on {app.server}.")
         return 0
+    app.store.remove(app.server)
     revoked = "revoked and "
     try:
-        with app.api() as api:
+        with app.api(token=credentials.token) as api:
             api.logout()
     except ApiError as error:
         if error.status != 401:  # 401: the server had already forgotten it
@@ -209,7 +213,6 @@ def logout(app: App, args: argparse.Namespace) -> int:
     except ConnectionLost as error:
         revoked = ""
         app.notify(f"Could not revoke the token on the server ({error}).")
-    app.store.remove(app.server)
     app.console.print(f"Logged out of {app.server}: the token is {revoked}removed.")
     return 0
 
@@ -250,7 +253,10 @@ def _find_unfinished(api: ApiClient, mode: str, **wanted: str | None) -> dict[st
 
 def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[Any, Any]:
     challenge = api.daily(args.date)
-    app.journal.record_day(challenge)
+    try:
+        app.journal.record_day(challenge)
+    except StorageError as error:  # a damaged file of this machine's does not stop play
+        app.notify(f"{sentence(str(error))}. The day's commitment is not kept here.")
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
     # Only today's ranked round is worth a warning: replaying any day is practice anyway.
     done = mine and mine.get("status") != "in_progress" and not practice

@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from rich.console import Console, RenderableType
@@ -32,9 +33,9 @@ from rich.text import Text
 
 import yatzy
 from client import render
-from client.api import ApiClient, ApiError, Conflict
+from client.api import ApiClient, ApiError, Conflict, sentence
 from client.render import NO_NAMES, Names
-from client.storage import Journal
+from client.storage import Journal, StorageError
 
 PROMPT = "yatzy> "
 CLOSING_LINES = 5
@@ -318,6 +319,7 @@ class PlaySession:
         self._terminal: TerminalReader | None = None
         self._dice_count = 6
         self._keys_shown = False
+        self._journal_lost = False
 
     def countdown(self, *, short: bool = False) -> str | None:
         """The countdown to the daily reset, for a round of a daily challenge."""
@@ -371,7 +373,8 @@ class PlaySession:
         messages: list[RenderableType] = []
         fetched = True
         while True:
-            self.journal.shown(state, held=self.held, fetched=fetched)
+            shown = partial(self.journal.shown, state, held=self.held, fetched=fetched)
+            messages = [*self._note(shown), *messages]
             self.show(state, messages)
             if state.get("status") != "in_progress":
                 return state
@@ -399,7 +402,28 @@ class PlaySession:
                 fetched = True
                 messages = [Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow"))]
             except ApiError as error:
+                if error.status == 401:  # logged out elsewhere: no key here will help
+                    raise
                 messages, fetched = [Text(error.message, style="bold red")], False
+
+    def _note(self, write: Callable[[], None]) -> list[RenderableType]:
+        """Note what happened in the round's journal. A journal this machine cannot read
+        or write (damaged, a read-only directory) ends the notes of this round, said
+        once, never the round: the server has the action either way."""
+        if self._journal_lost:
+            return []
+        try:
+            write()
+        except StorageError as error:
+            self._journal_lost = True
+            return [
+                Text(
+                    f"{sentence(str(error))}. The round goes on without its journal: "
+                    "`verify` cannot check what follows.",
+                    style="yellow",
+                )
+            ]
+        return []
 
     def _scratch_confirmed(self, command: Score, state: dict[str, Any], reader: LineReader) -> bool:
         """A box that would score 0 now asks once before it is scored (a typo must not
@@ -438,15 +462,20 @@ class PlaySession:
         if isinstance(command, Roll):
             hold = sorted(self.held) if state.get("roll") else []
             new = self.api.roll(round_id, hold=hold, turn=state["turn"], roll=state["roll"])
-            self.journal.acted({"type": "roll", "hold": hold}, new, before=state)
-            return new, [], False
+            noted = self._note(
+                partial(self.journal.acted, {"type": "roll", "hold": hold}, new, before=state)
+            )
+            return new, noted, False
         if isinstance(command, Score):
             seen_turns = len((state.get("opponent") or {}).get("turns", []))
             new = self.api.score(round_id, category=command.category, turn=state["turn"])
-            self.journal.acted({"type": "score", "category": command.category}, new, before=state)
+            action = {"type": "score", "category": command.category}
+            messages: list[RenderableType] = self._note(
+                partial(self.journal.acted, action, new, before=state)
+            )
             self.held.clear()
             points = new.get("scorecard", {}).get(command.category)
-            messages: list[RenderableType] = [
+            messages += [
                 Text(f"{self.names.box(command.category)}: {points} points.", style="green")
             ]
             opponent = new.get("opponent") or {}

@@ -9,7 +9,11 @@
   it, so a server cannot change its story later.
 
 Both are small JSON files, written whole and renamed into place, so a crash never
-leaves half a file.
+leaves half a file; a change (read, changed, written) holds the directory's lock, so two
+clients of one player at once lose nothing of each other's. A file that cannot be read
+or written is one :class:`StorageError` naming it, never a traceback: a file of another
+kind (a device, a directory), one larger than any the client writes, or one that is not
+a JSON object of the expected shape.
 """
 
 from __future__ import annotations
@@ -18,15 +22,23 @@ import contextlib
 import datetime as dt
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, as before
+    fcntl = None  # type: ignore[assignment]
+
 APP_NAME = "yatzy-play"
 DEFAULT_SERVER = "http://127.0.0.1:8000"
+# The largest file the client reads: a whole round's journal is tens of kilobytes.
+MAX_FILE_BYTES = 8 * 1024 * 1024
 
 
 def config_dir() -> Path:
@@ -48,15 +60,39 @@ def server_key(server: str) -> str:
     return server.rstrip("/")
 
 
+def _private_dirs(directory: Path) -> None:
+    """Make ``directory`` and any missing parent, each readable by its owner only
+    (whatever the umask: a parent made with the umask's mode could be world-writable)."""
+    missing = []
+    for folder in (directory, *directory.parents):
+        if folder.is_dir():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(mode=0o700)
+        os.chmod(folder, 0o700)
+
+
 def write_private(path: Path, data: object) -> None:
     """Write ``data`` as JSON to ``path``, readable and writable by its owner only.
 
-    The file is created with mode 0600 (whatever the umask) under a temporary name and
+    The file is created with mode 0600 (whatever the umask) under a temporary name, new
+    (a link or file already there under that name is removed, never followed), and
     renamed over ``path``, so no reader ever sees a partial file or wider permissions.
     """
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        _private_dirs(path.parent)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        fd = os.open(
+            temporary,
+            os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+            0o600,
+        )
+    except OSError as error:
+        raise StorageError(f"cannot write {path}: {error}") from error
     try:
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as file:
@@ -66,23 +102,65 @@ def write_private(path: Path, data: object) -> None:
             file.flush()
             os.fsync(file.fileno())
         os.replace(temporary, path)
+    except OSError as error:
+        raise StorageError(f"cannot write {path}: {error}") from error
     finally:
         if fd != -1:
             os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             temporary.unlink()
 
 
+def _unreadable(path: Path, why: object) -> StorageError:
+    return StorageError(f"cannot read {path}: {why}. Move it aside (or delete it) and try again")
+
+
 def _read_json(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` ({} when there is none), or :class:`StorageError`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError) as error:
-        raise StorageError(f"cannot read {path}: {error}") from error
+    except OSError as error:
+        raise _unreadable(path, error) from error
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, a pipe, a directory
+            os.close(fd)
+            raise _unreadable(path, "not a regular file")
+        with os.fdopen(fd, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise _unreadable(path, f"larger than {MAX_FILE_BYTES // 2**20} MiB")
+        data = json.loads(raw.decode("utf-8"))
+    except StorageError:
+        raise
+    except (OSError, ValueError, RecursionError) as error:
+        raise _unreadable(path, error) from error
     if not isinstance(data, dict):
-        raise StorageError(f"cannot read {path}: not a JSON object")
+        raise _unreadable(path, "not a JSON object")
     return data
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold ``directory``'s lock (a ``.lock`` file in it) while a file of it is read,
+    changed and written: another client of the same player waits, then reads what this
+    one wrote."""
+    if fcntl is None:
+        yield
+        return
+    try:
+        _private_dirs(directory)
+        fd = os.open(
+            directory / ".lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600
+        )
+    except OSError as error:
+        raise StorageError(f"cannot write {directory}: {error}") from error
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 class StorageError(Exception):
@@ -104,9 +182,15 @@ class CredentialStore:
     def __init__(self, directory: Path | None = None) -> None:
         self.path = (directory or config_dir()) / "credentials.json"
 
+    def _servers(self, data: dict[str, Any]) -> dict[str, Any]:
+        servers = data.setdefault("servers", {})
+        if not isinstance(servers, dict):
+            raise _unreadable(self.path, '"servers" is not a JSON object')
+        return servers
+
     def get(self, server: str) -> Credentials | None:
         """The saved token for ``server``, or None."""
-        entry = _read_json(self.path).get("servers", {}).get(server_key(server))
+        entry = self._servers(_read_json(self.path)).get(server_key(server))
         if not isinstance(entry, dict):
             return None
         username, token = entry.get("username"), entry.get("token")
@@ -116,25 +200,28 @@ class CredentialStore:
 
     def save(self, credentials: Credentials) -> None:
         """Keep ``credentials`` (replacing any earlier token for that server)."""
-        data = _read_json(self.path)
-        servers = data.setdefault("servers", {})
-        servers[server_key(credentials.server)] = {
-            "username": credentials.username,
-            "token": credentials.token,
-        }
-        write_private(self.path, data)
+        with _locked(self.path.parent):
+            data = _read_json(self.path)
+            self._servers(data)[server_key(credentials.server)] = {
+                "username": credentials.username,
+                "token": credentials.token,
+            }
+            write_private(self.path, data)
 
     def remove(self, server: str) -> bool:
         """Forget the token for ``server``; the file goes once it holds none. Returns
         whether there was one."""
-        data = _read_json(self.path)
-        servers = data.get("servers", {})
-        found = servers.pop(server_key(server), None) is not None
-        if servers:
-            write_private(self.path, data)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                self.path.unlink()
+        with _locked(self.path.parent):
+            data = _read_json(self.path)
+            servers = self._servers(data)
+            found = servers.pop(server_key(server), None) is not None
+            if servers:
+                write_private(self.path, data)
+            else:
+                try:
+                    self.path.unlink(missing_ok=True)
+                except OSError as error:
+                    raise StorageError(f"cannot write {self.path}: {error}") from error
         return found
 
 
@@ -243,16 +330,22 @@ class Journal:
 
     def get(self, round_id: str) -> RoundRecord | None:
         """The record of ``round_id``, or None when this client never played it."""
-        data = _read_json(self._path(round_id))
+        path = self._path(round_id)
+        data = _read_json(path)
         if not data:
             return None
-        events = data.get("events")
+        events = data.get("events") if "events" in data else _legacy_events(data.get("rolls"))
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise _unreadable(path, '"events" is not a list of JSON objects')
+        commitment = data.get("commitment")
+        if commitment is not None and not isinstance(commitment, str):
+            raise _unreadable(path, '"commitment" is not a string')
         return RoundRecord(
             round_id=round_id,
-            commitment=data.get("commitment"),
+            commitment=commitment,
             commitment_seen_at=data.get("commitment_seen_at"),
             seed_hidden_when_seen=bool(data.get("seed_hidden_when_seen")),
-            events=events if isinstance(events, list) else _legacy_events(data.get("rolls")),
+            events=events,
         )
 
     def _save(self, record: RoundRecord) -> None:
@@ -287,6 +380,10 @@ class Journal:
     ) -> None:
         """Note a state shown on the screen (with the holds marked on it); the same
         state shown again is noted once."""
+        with _locked(self.directory):
+            self._shown(state, held=held, fetched=fetched)
+
+    def _shown(self, state: Mapping[str, Any], *, held: Iterable[int], fetched: bool) -> None:
         record, changed = self._open(state)
         if record is None:
             return
@@ -306,6 +403,12 @@ class Journal:
         ``{"type": "score", "category"}``) with its answer: the slot the answer's action
         log puts it at (else the slot of ``before``, the state it was sent from), the
         dice it rolled or the points it scored, and the total."""
+        with _locked(self.directory):
+            self._acted(action, answer, before=before)
+
+    def _acted(
+        self, action: Mapping[str, Any], answer: Mapping[str, Any], *, before: Mapping[str, Any]
+    ) -> None:
         record, _ = self._open(answer)
         if record is None:
             return
@@ -333,9 +436,10 @@ class Journal:
         if not isinstance(day, str) or not isinstance(commitment, str):
             return
         path = self._day_path(day)
-        if _read_json(path) or challenge.get("seed") is not None:
-            return
-        write_private(path, {"commitment": commitment, "commitment_seen_at": _now()})
+        with _locked(path.parent):
+            if _read_json(path) or challenge.get("seed") is not None:
+                return
+            write_private(path, {"commitment": commitment, "commitment_seen_at": _now()})
 
     def day_commitment(self, day: str) -> tuple[str, str] | None:
         """The commitment of ``day`` as first seen before its reveal, and when."""

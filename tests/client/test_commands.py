@@ -10,6 +10,7 @@ import io
 import json
 import re
 import stat
+from pathlib import Path
 
 import httpx
 import pytest
@@ -150,6 +151,19 @@ def test_a_revoked_token_says_to_log_in_again(ada):
         http.post("/api/v1/accounts/logout/", headers={"Authorization": f"Token {token}"})
     status, _, err = ada("boards")
     assert status == 1 and "Log in again: `yatzy-play login NAME`." in err
+
+
+def test_a_token_revoked_elsewhere_mid_round_ends_the_screen_with_the_way_back(ada):
+    """The screen said "Invalid token." after each key, with no word on what to do."""
+
+    def log_out_elsewhere():
+        with httpx.Client(transport=ada.transport, base_url=SERVER) as http:
+            token = ada.store.get(SERVER).token
+            http.post("/api/v1/accounts/logout/", headers={"Authorization": f"Token {token}"})
+
+    status, _, err = ada("play", keys=["r", log_out_elsewhere, "r", "r", "q"])
+    assert status == 1 and "Log in again: `yatzy-play login NAME`." in err
+    assert err.count("Invalid token") == 1
 
 
 def test_the_daily_is_played_to_the_end_and_then_on_the_board_under_the_name_as_written(ada):
@@ -564,3 +578,47 @@ def test_the_server_refusal_is_printed_in_its_own_words(ada):
     assert (status, err) == (1, 'level: "godlike" is not a valid choice. (invalid_input)')
     status, _, err = ada("play", "--solo", "poker")
     assert (status, err) == (1, 'ruleset: "poker" is not a valid choice. (invalid_input)')
+
+
+def test_a_journal_damaged_mid_round_ends_its_notes_not_the_round(ada):
+    """The client exited at the next note, after the server had taken the roll, and
+    resuming the round failed on the same file until it was deleted by hand."""
+
+    def damage():
+        (path,) = ada.journal.directory.glob("*.json")
+        path.write_text('{"events": "oops"')
+
+    status, out, _ = ada("play", keys=["r", damage, "r", "1", "r", "q"])
+    assert status == 0
+    assert out.count("The round goes on without its journal") == 1
+    assert "Turn 1 of 20 · roll 3 of 3" in out  # every roll went to the server
+    status, out, _ = ada("play", keys=["q"])  # resuming works, and says so once
+    assert status == 0 and "Turn 1 of 20 · roll 3 of 3" in out
+    assert "The round goes on without its journal" in out
+
+
+def test_a_damaged_days_file_does_not_stop_the_daily(ada):
+    days = ada.journal.directory.parent / "days"
+    days.mkdir(parents=True)
+    (days / f"{clock.today()}.json").write_text("{")
+    status, out, err = ada("play", keys=["r", "q"])
+    assert status == 0 and "Turn 1 of 20 · roll 1 of 3" in out
+    assert "The day's commitment is not kept here." in err
+
+
+def test_logout_forgets_the_token_here_before_revoking_it(ada, monkeypatch):
+    """The server revoked the token, then the client could not delete its file: the
+    next command used a revoked token. Now a token it cannot forget stays usable."""
+    token = ada.store.get(SERVER).token
+    original = Path.unlink
+
+    def read_only(path, *args, **kwargs):
+        if path.name == "credentials.json":
+            raise PermissionError(13, "Permission denied", str(path))
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "unlink", read_only)
+    status, _, err = ada("logout")
+    assert status == 1 and "cannot write" in err and "credentials.json" in err
+    assert ada.store.get(SERVER).token == token
+    assert ada("boards")[0] == 0  # still logged in: the server was not told

@@ -1,8 +1,12 @@
 """The token file and the journal of what the client was shown."""
 
+import os
 import stat
+import threading
 
-from client.storage import Credentials, CredentialStore, Journal
+import pytest
+
+from client.storage import MAX_FILE_BYTES, Credentials, CredentialStore, Journal, StorageError
 
 
 def test_the_token_file_is_readable_by_its_owner_only_whatever_the_umask(tmp_path, monkeypatch):
@@ -79,3 +83,103 @@ def test_the_journal_keeps_a_days_commitment_only_while_it_is_unrevealed(tmp_pat
 
 def test_a_round_id_cannot_name_a_path_outside_the_journal(tmp_path):
     assert Journal(tmp_path)._path("../../etc/passwd").parent == tmp_path / "rounds"
+
+
+# -- damaged, strange and shared files ----------------------------------------------------
+
+
+def _store_with(tmp_path, make):
+    store = CredentialStore(tmp_path / "config")
+    store.path.parent.mkdir(parents=True)
+    make(store.path)
+    return store
+
+
+@pytest.mark.parametrize(
+    ("make", "why"),
+    [
+        (lambda path: path.symlink_to("/dev/zero"), "not a regular file"),  # it read for ever
+        (lambda path: os.mkfifo(path), "not a regular file"),
+        (lambda path: path.mkdir(), "not a regular file"),
+        (lambda path: path.write_bytes(b" " * (MAX_FILE_BYTES + 1)), "larger than 8 MiB"),
+        (lambda path: path.write_text("[" * 100_000 + "]" * 100_000), "maximum recursion"),
+        (lambda path: path.write_text('{"servers": ["x"]}'), '"servers" is not a JSON object'),
+        (lambda path: path.write_bytes(b'{"servers": {"\xff": 1}}'), "utf-8"),
+        (lambda path: path.write_text("{"), "Expecting"),
+    ],
+)
+def test_a_token_file_that_is_not_one_is_one_error_naming_it_and_what_to_do(tmp_path, make, why):
+    store = _store_with(tmp_path, make)
+    for use in (
+        lambda: store.get("http://a.test"),
+        lambda: store.save(Credentials("http://a.test", "ada", "t")),
+    ):
+        with pytest.raises(StorageError) as caught:
+            use()
+        assert str(store.path) in str(caught.value) and why in str(caught.value)
+        assert "Move it aside (or delete it) and try again" in str(caught.value)
+
+
+def test_a_journal_of_another_shape_is_an_error_not_an_empty_journal(tmp_path):
+    """A journal whose events were an object or a list of numbers read as no events:
+    ``verify`` then passed the round with every turn "elsewhere"."""
+    journal = Journal(tmp_path)
+    journal.directory.mkdir(parents=True)
+    for damaged in (
+        '{"events": {"a": 1}}',
+        '{"events": [1, 2]}',
+        '{"commitment": 5, "events": []}',
+    ):
+        (journal.directory / "r1.json").write_text(damaged)
+        with pytest.raises(StorageError, match=r"r1\.json"):
+            journal.get("r1")
+
+
+def test_a_file_that_cannot_be_written_is_one_error_naming_it(tmp_path):
+    (tmp_path / "taken").write_text("a file where the directory should be")
+    store = CredentialStore(tmp_path / "taken" / "config")
+    with pytest.raises(StorageError, match=r"cannot write \S*/taken/config"):
+        store.save(Credentials("http://a.test", "ada", "t"))
+
+
+def test_the_temporary_file_is_made_new_never_written_through_a_link(tmp_path):
+    store = CredentialStore(tmp_path / "config")
+    store.save(Credentials("http://a.test", "ada", "t1"))
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched")
+    (store.path.parent / f".credentials.json.{os.getpid()}.tmp").symlink_to(victim)
+    store.save(Credentials("http://a.test", "ada", "t2"))
+    assert victim.read_text() == "untouched"
+    assert store.path.is_file() and not store.path.is_symlink()
+    assert store.get("http://a.test").token == "t2"
+
+
+def test_missing_parent_directories_are_private_too_whatever_the_umask(tmp_path):
+    previous = os.umask(0)
+    try:
+        CredentialStore(tmp_path / "home" / ".config" / "yatzy-play").save(
+            Credentials("http://a.test", "ada", "t")
+        )
+    finally:
+        os.umask(previous)
+    for folder in ("home", "home/.config", "home/.config/yatzy-play"):
+        assert stat.S_IMODE((tmp_path / folder).stat().st_mode) == 0o700, folder
+
+
+def test_two_clients_saving_at_once_lose_nothing_of_each_other(tmp_path):
+    """Each save reads the file, changes its entry and writes it whole: without the
+    directory's lock, one client's write replaced what the other had just written."""
+    saves = 40
+
+    def client(number):
+        store = CredentialStore(tmp_path)  # each its own store, as two processes have
+        for attempt in range(saves):
+            store.save(Credentials(f"http://s{number}.test", "ada", f"tok{attempt}"))
+
+    threads = [threading.Thread(target=client, args=(number,)) for number in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    store = CredentialStore(tmp_path)
+    assert [store.get(f"http://s{n}.test").token for n in range(6)] == [f"tok{saves - 1}"] * 6
