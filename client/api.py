@@ -22,6 +22,7 @@ import email.utils
 import os
 import re
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -279,12 +280,17 @@ class ApiClient:
         return float(min(self.max_wait, 2 ** (attempt - 1)))
 
     def _exchange(
-        self, method: str, path: str, json: JSON | None, params: Mapping[str, str | int] | None
+        self,
+        method: str,
+        path: str,
+        json: JSON | None,
+        params: Mapping[str, str | int] | None,
+        headers: Mapping[str, str] | None,
     ) -> httpx.Response:
         """One request and its whole answer, read within ``deadline`` seconds and
         :data:`MAX_ANSWER_BYTES` (decoded); the answer comes back read."""
         started = self._clock()
-        request = self._http.build_request(method, path, json=json, params=params)
+        request = self._http.build_request(method, path, json=json, params=params, headers=headers)
         response = self._http.send(request, stream=True)
         body = bytearray()
         try:
@@ -305,14 +311,14 @@ class ApiClient:
         finally:
             response.close()
         # The body as decoded, under the headers that still describe it.
-        headers = [
+        described = [
             (name, value)
             for name, value in response.headers.multi_items()
             if name not in ("content-encoding", "content-length", "transfer-encoding")
         ]
         answer = httpx.Response(
             response.status_code,
-            headers=headers,
+            headers=described,
             content=bytes(body),
             request=request,
             extensions=response.extensions,
@@ -327,15 +333,17 @@ class ApiClient:
         *,
         json: JSON | None = None,
         params: Mapping[str, str | int] | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
-        """Send one request under the retry policy; the decoded JSON answer (None for an
-        empty one), or :class:`ApiError` / :class:`ConnectionLost`."""
+        """Send one request under the retry policy (each attempt with the same
+        ``headers``); the decoded JSON answer (None for an empty one), or
+        :class:`ApiError` / :class:`ConnectionLost`."""
         attempt = 0
         while True:
             attempt += 1
             last = attempt >= self.max_attempts
             try:
-                response = self._exchange(method, path, json, params)
+                response = self._exchange(method, path, json, params, headers)
             except httpx.TransportError as error:
                 trouble = _trouble(self.server, error, self.timeout)
                 if last:
@@ -457,7 +465,9 @@ class ApiClient:
             body["level"] = level
         if options:
             body["options"] = options
-        result: JSON = self.request("POST", "games/", json=body)
+        # One key per game: a retry of this request (its answer lost) starts no second.
+        once = {"Idempotency-Key": str(uuid.uuid4())}
+        result: JSON = self.request("POST", "games/", json=body, headers=once)
         return result
 
     def games(self, *, mode: str | None = None, status: str | None = None) -> list[JSON]:

@@ -403,3 +403,40 @@ class Party(models.Model):
 
     def __str__(self) -> str:
         return _("party %(id)s") % {"id": self.id}
+
+
+class NewGameRequest(models.Model):
+    """A ``POST games/`` sent with an ``Idempotency-Key``: the game it started, so the
+    same request sent again (an answer lost on the way) answers that game instead of
+    starting a second one. ``fingerprint`` is what the request asked for: the key sent
+    with other settings is refused. Kept as long as the game (and the player)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="new_game_requests",
+    )
+    key = models.CharField(_("key"), max_length=100)
+    fingerprint = models.CharField(_("request fingerprint"), max_length=64)
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, null=True, related_name="+"
+    )
+    party = models.ForeignKey(
+        Party, verbose_name=_("party"), on_delete=models.CASCADE, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("new-game request")
+        verbose_name_plural = _("new-game requests")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "key"], name="new_game_request_once"),
+            models.CheckConstraint(
+                condition=Q(round__isnull=True) ^ Q(party__isnull=True),
+                name="new_game_request_one_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -14,10 +14,14 @@ announced through :mod:`games.hooks` inside the same transaction.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import logging
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -39,7 +43,7 @@ from daily.models import Challenge
 from daily.services import challenge_for_play
 from games import hooks, selectors, tables
 from games.codes import code_new
-from games.models import Party, Round, ShareCode
+from games.models import NewGameRequest, Party, Round, ShareCode
 from yatzy.strategy import Table, bot_play, bot_turn
 
 logger = logging.getLogger(__name__)
@@ -105,6 +109,7 @@ def game_create(
     ruleset: str | None = None,
     options: dict[str, Any] | None = None,
     level: str | None = None,
+    once: NewGameKey | None = None,
 ) -> Round:
     """Start a solo or computer game on 32 random bytes from the server: its commitment
     is shown from the start, the seed once the game is over. The ruleset and options
@@ -130,6 +135,9 @@ def game_create(
         tables.table_get(rs)
     with transaction.atomic():
         player_lock(player=player)
+        if once is not None and (started := once.game(player)) is not None:
+            assert isinstance(started, Round)  # the fingerprint holds the mode
+            return started  # the same request, sent again while the first one ran
         _unfinished_games_check(player)
         # Queued with the game, under the player's lock: a refused game queues nothing
         # (a concurrent create past the limit had used up the player's table quota).
@@ -137,7 +145,9 @@ def game_create(
         rnd = round_create(
             player=player, ruleset=rs, seed=secrets.token_bytes(32), mode=mode, level=level or ""
         )
-    assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
+        assert rnd is not None  # a random seed and no challenge: no constraint can refuse it
+        if once is not None:
+            once.keep(player, rnd)
     return rnd
 
 
@@ -161,6 +171,42 @@ def _unfinished_games_check(player: User) -> None:
         )
 
 
+_REQUEST_KEY = re.compile(r"[\x21-\x7e]{1,100}")
+
+
+@dataclass(frozen=True)
+class NewGameKey:
+    """A new-game request's ``Idempotency-Key`` with what the request asked for: the
+    game it started is kept under it (:class:`games.models.NewGameRequest`), in the
+    transaction that starts the game, under the player's lock."""
+
+    key: str
+    fingerprint: str
+
+    def game(self, player: User) -> Round | Party | None:
+        """The game this key started, or None; 409 ``idempotency_key_reused`` where it
+        started one for another request."""
+        found = (
+            NewGameRequest.objects.filter(player=player, key=self.key)
+            .select_related("round", "party")
+            .first()
+        )
+        if found is None:
+            return None
+        if found.fingerprint != self.fingerprint:
+            raise ConflictError(
+                _("This Idempotency-Key started a game with other settings; use a new key."),
+                code="idempotency_key_reused",
+            )
+        return found.party or found.round
+
+    def keep(self, player: User, game: Round | Party) -> None:
+        game_field = "party" if isinstance(game, Party) else "round"
+        NewGameRequest.objects.create(
+            player=player, key=self.key, fingerprint=self.fingerprint, **{game_field: game}
+        )
+
+
 def game_start(
     *,
     player: User,
@@ -169,18 +215,47 @@ def game_start(
     options: dict[str, Any] | None = None,
     level: str | None = None,
     seats: Sequence[str] | None = None,
+    request_key: str | None = None,
 ) -> Round | Party:
     """Start a game of any mode outside the daily (``POST games/``, the new-game pages):
     a party for ``party`` (its ``seats``), else a solo or computer round. Which mode
     takes which fields is decided here: a level outside a computer game is 400
-    ``level_not_applicable``, seats outside a party ``seats_not_applicable``."""
+    ``level_not_applicable``, seats outside a party ``seats_not_applicable``.
+
+    With ``request_key`` (the ``Idempotency-Key`` header: 1-100 visible ASCII
+    characters, else 400 ``invalid_idempotency_key``), the request is done once: sent
+    again with the same key and fields, it answers the game the first one started (even
+    past the quota it now fills), with other fields 409 ``idempotency_key_reused``."""
+    once = None
+    if request_key is not None:
+        if not _REQUEST_KEY.fullmatch(request_key):
+            raise ServiceError(
+                _("An Idempotency-Key is 1 to 100 visible ASCII characters."),
+                code="invalid_idempotency_key",
+            )
+        seated = list(seats) if seats is not None else None
+        asked = {
+            "mode": mode,
+            "ruleset": ruleset,
+            "options": options,
+            "level": level,
+            "seats": seated,
+        }
+        canonical = json.dumps(asked, sort_keys=True, separators=(",", ":"))
+        once = NewGameKey(request_key, hashlib.sha256(canonical.encode()).hexdigest())
+        if (started := once.game(player)) is not None:
+            return started
     if level and mode != Round.Mode.COMPUTER:
         raise ServiceError(_("Only computer games have a level."), code="level_not_applicable")
     if mode == Round.Mode.PARTY:
-        return party_create(player=player, seats=seats or [], ruleset=ruleset, options=options)
+        return party_create(
+            player=player, seats=seats or [], ruleset=ruleset, options=options, once=once
+        )
     if seats is not None:
         raise ServiceError(_("Only party games have seats."), code="seats_not_applicable")
-    return game_create(player=player, mode=mode, ruleset=ruleset, options=options, level=level)
+    return game_create(
+        player=player, mode=mode, ruleset=ruleset, options=options, level=level, once=once
+    )
 
 
 def round_start_daily(*, player: User, day: dt.date) -> tuple[Round, bool]:
@@ -547,6 +622,7 @@ def party_create(
     seats: Sequence[str],
     ruleset: str | None = None,
     options: dict[str, Any] | None = None,
+    once: NewGameKey | None = None,
 ) -> Party:
     """A party of 2-4 seats on the player's account, one ruleset for all, each seat a
     round on its own random seed; seat 0 starts. A party is one of the player's
@@ -556,6 +632,9 @@ def party_create(
     _unfinished_games_check(player)
     with transaction.atomic():
         player_lock(player=player)
+        if once is not None and (started := once.game(player)) is not None:
+            assert isinstance(started, Party)  # the fingerprint holds the mode
+            return started
         _unfinished_games_check(player)
         tables.table_request(rs, player=player)  # with the party, as in game_create
         party = Party.objects.create(owner=player, ruleset=rs.name, options=rs.options)
@@ -569,6 +648,8 @@ def party_create(
                 seat=seat,
                 seat_name=name,
             )
+        if once is not None:
+            once.keep(player, party)
     return party
 
 

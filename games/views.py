@@ -90,6 +90,19 @@ class GamesView(GenericAPIView):
 
     @extend_schema(
         request=GameCreateSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description=(
+                    "Optional, 1-100 visible ASCII characters (a UUID, say), new for each "
+                    "game: the same request sent again with the same key (its answer was "
+                    "lost) answers the game the first one started instead of starting "
+                    "another; the key with other fields is 409 `idempotency_key_reused`."
+                ),
+            )
+        ],
         responses={
             201: PolymorphicProxySerializer(
                 component_name="NewGame",
@@ -109,8 +122,12 @@ class GamesView(GenericAPIView):
                     "`custom_tables_quota` (your games need the most strategy tables for "
                     "other options one player may ask for), `custom_tables_full` (the "
                     "server keeps no more of them; a game with these options would have "
-                    "no hints), `invalid_seats`."
+                    "no hints), `invalid_seats`; `invalid_idempotency_key`."
                 ),
+            ),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="`idempotency_key_reused`: the key started a game with other fields.",
             ),
             503: UNAVAILABLE[503],
         },
@@ -126,7 +143,11 @@ class GamesView(GenericAPIView):
     def post(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        game = services.game_start(player=player_of(request), **serializer.validated_data)
+        game = services.game_start(
+            player=player_of(request),
+            request_key=request.headers.get("Idempotency-Key"),
+            **serializer.validated_data,
+        )
         return Response(selectors.game_payload(game), status=status.HTTP_201_CREATED)
 
 

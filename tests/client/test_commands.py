@@ -622,3 +622,26 @@ def test_logout_forgets_the_token_here_before_revoking_it(ada, monkeypatch):
     assert status == 1 and "cannot write" in err and "credentials.json" in err
     assert ada.store.get(SERVER).token == token
     assert ada("boards")[0] == 0  # still logged in: the server was not told
+
+
+def test_a_new_game_whose_answer_is_lost_is_not_started_twice(ada):
+    """The client retries a request whose answer did not come; a new game's retry
+    started a second game, and a second of the 20 unfinished."""
+    network = ada.transport
+    server = network.server
+    lost = []
+
+    class LosesTheFirstAnswer(httpx.BaseTransport):
+        def handle_request(self, request):
+            response = server.handle_request(request)
+            if request.url.path == "/api/v1/games/" and request.method == "POST" and not lost:
+                lost.append(request.headers.get("Idempotency-Key"))
+                raise httpx.ReadTimeout("timed out", request=request)
+            return response
+
+    network.server = LosesTheFirstAnswer()
+    status, out, _ = ada("play", "--solo", "yatzy", keys=["q"])
+    assert status == 0 and "Solo · Yatzy" in out
+    assert lost and lost[0]
+    assert Round.objects.filter(mode="solo").count() == 1
+    assert ada.waits == [1.0]  # retried once

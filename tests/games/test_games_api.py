@@ -193,3 +193,70 @@ def test_december_games_carry_the_christmas_dice():
         assert new_game(client, mode="solo", ruleset="yatzy")["theme"] == "christmas"
     with time_machine.travel(dt.datetime(2026, 11, 5, 12, tzinfo=dt.UTC)):
         assert new_game(client, mode="solo", ruleset="yatzy")["theme"] == "classic"
+
+
+# -- a new game sent again: Idempotency-Key -----------------------------------------------
+
+
+def post_game(client, body, key):
+    return client.post("/api/v1/games/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+
+def test_a_new_game_sent_again_with_its_key_is_the_game_the_first_one_started():
+    """A retry of a create whose answer was lost started a second game (and a second of
+    the 20 unfinished)."""
+    _, client = make_player()
+    body = {"mode": "computer", "ruleset": "yatzy", "level": "easy"}
+    first = post_game(client, body, "c7d1a4b2-new-game-1")
+    again = post_game(client, body, "c7d1a4b2-new-game-1")
+    assert first.status_code == again.status_code == 201
+    assert again.json()["id"] == first.json()["id"]
+    assert Round.objects.count() == 1
+    other = post_game(client, body, "c7d1a4b2-new-game-2")
+    assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
+    assert client.post("/api/v1/games/", body, format="json").status_code == 201  # no key
+    assert Round.objects.count() == 3
+
+
+def test_a_key_sent_with_other_fields_is_409_and_starts_nothing():
+    _, client = make_player()
+    post_game(client, {"mode": "solo", "ruleset": "yatzy"}, "k1")
+    for body in (
+        {"mode": "solo", "ruleset": "maxi"},
+        {"mode": "solo", "ruleset": "yatzy", "options": {"forced_order": True}},
+        {"mode": "party", "ruleset": "yatzy", "seats": ["Ann", "Bo"]},
+    ):
+        answer = post_game(client, body, "k1")
+        assert answer.status_code == 409 and answer.json()["code"] == "idempotency_key_reused"
+    assert Round.objects.count() == 1
+
+
+def test_a_party_sent_again_is_the_same_party_and_keys_are_each_players_own():
+    _, ann = make_player("ann")
+    _, bo = make_player("bo")
+    body = {"mode": "party", "ruleset": "yatzy", "seats": ["Ann", "Bo"]}
+    first, again = post_game(ann, body, "same"), post_game(ann, body, "same")
+    assert first.status_code == again.status_code == 201
+    assert again.json()["id"] == first.json()["id"]
+    theirs = post_game(bo, body, "same")
+    assert theirs.status_code == 201 and theirs.json()["id"] != first.json()["id"]
+
+
+def test_the_game_that_filled_the_quota_is_answered_again_not_refused(monkeypatch):
+    from games import services
+
+    monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 1)
+    _, client = make_player()
+    first = post_game(client, {"mode": "solo", "ruleset": "yatzy"}, "last-one")
+    again = post_game(client, {"mode": "solo", "ruleset": "yatzy"}, "last-one")
+    assert again.status_code == 201 and again.json()["id"] == first.json()["id"]
+    refused = post_game(client, {"mode": "solo", "ruleset": "yatzy"}, "another")
+    assert refused.json()["code"] == "too_many_unfinished_games"
+
+
+@pytest.mark.parametrize("key", ["", " ", "x" * 101, "clé", "a b", "tab\there"])
+def test_a_key_that_is_not_visible_ascii_is_400_and_starts_nothing(key):
+    _, client = make_player()
+    answer = post_game(client, {"mode": "solo", "ruleset": "yatzy"}, key)
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid_idempotency_key"
+    assert not Round.objects.exists()

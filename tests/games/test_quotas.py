@@ -174,6 +174,22 @@ def test_parallel_creates_past_the_limit_queue_no_table_for_a_refused_game(monke
 
 
 @pytest.mark.django_db(transaction=True)
+def test_one_new_game_sent_ten_times_at_once_with_its_key_starts_one_game():
+    user, _ = make_player()
+    clients = [_client_of(user) for _ in range(PARALLEL)]
+    body = {"mode": "solo", "ruleset": "yatzy"}
+    with _meet_between_check_and_write(services.secrets, "token_bytes"):
+        responses = in_threads(
+            lambda i: clients[i].post(
+                "/api/v1/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="once"
+            )
+        )
+    assert [r.status_code for r in responses] == [201] * PARALLEL
+    assert len({r.json()["id"] for r in responses}) == 1
+    assert Round.objects.filter(player=user).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_parallel_log_ins_keep_the_player_within_their_tokens(monkeypatch):
     from knox.models import AuthToken
 
