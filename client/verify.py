@@ -169,13 +169,15 @@ def _check_commitments(
         commitment, seen_at = day_record
         report.check(
             digest == commitment,
-            f"it equals the day's commitment this client saw at {seen_at}, before the reveal",
+            f"it equals the day's commitment this client saw at {seen_at}, before the reveal"
+            + ("" if digest == commitment else f" ({commitment}): NOT"),
         )
     if record is not None and record.commitment is not None:
         when = "while the seed was hidden" if record.seed_hidden_when_seen else "(seed shown)"
         report.check(
             digest == record.commitment,
-            f"it equals the commitment this client saw at {record.commitment_seen_at} {when}",
+            f"it equals the commitment this client saw at {record.commitment_seen_at} {when}"
+            + ("" if digest == record.commitment else f" ({record.commitment}): NOT"),
         )
 
 
@@ -281,13 +283,19 @@ def _elsewhere(events: Sequence[Mapping[str, Any]]) -> list[tuple[Slot, Slot]]:
 
 def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
     """An action at roll ``roll`` of its turn, in words: ``roll 2 keeping dice 1 2``,
-    ``Sixes (18 points) after roll 2``."""
+    ``Sixes (18 points) after roll 2``; a first roll says what it kept only where it
+    kept something (no first roll may: a journal changed by hand).
+
+    >>> name = str.title
+    >>> _move_text({"type": "roll", "hold": []}, 0, name), _move_text({"hold": [0]}, 0, name)
+    ('roll 1', 'roll 1 keeping dice 1')
+    """
     if event.get("type") == "score":
         points = f" ({event['points']} points)" if event.get("points") is not None else ""
         return f"{box_name(str(event.get('category')))}{points} after roll {roll}"
-    if not roll:
-        return "roll 1"
     kept = " ".join(str(p + 1) for p in sorted(event.get("hold") or []))
+    if not roll and not kept:
+        return "roll 1"
     return f"roll {roll + 1} keeping {'dice ' + kept if kept else 'none'}"
 
 

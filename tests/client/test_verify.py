@@ -182,7 +182,10 @@ def test_a_seed_swapped_after_play_fails_against_the_recorded_commitment_and_dic
     seed = hashlib.sha256(b"swapped").digest()
     forged = {**state, "seed": seed.hex(), "commitment": yatzy.commitment(seed)}
     texts = failures(verify_round(forged, record=record))
-    assert any("this client saw" in text for text in texts)
+    # The commitment it saw, to compare by hand.
+    assert any(
+        "this client saw" in text and f"({state['commitment']}): NOT" in text for text in texts
+    )
     assert any("but this client was shown" in text for text in texts)
 
 
@@ -273,7 +276,7 @@ def test_a_day_whose_commitment_differs_from_the_one_seen_before_the_reveal_fail
     texts = failures(verify_round(state, challenge=challenge, record=record, day_record=seen))
     assert texts == [
         "it equals the day's commitment this client saw at 2026-12-01T08:00:00+00:00, "
-        "before the reveal"
+        f"before the reveal ({'f' * 64}): NOT"
     ]
 
 
