@@ -5,6 +5,7 @@ API's serializers and the services, which these forms call."""
 from __future__ import annotations
 
 import functools
+import uuid
 import zoneinfo
 from typing import Any
 
@@ -273,9 +274,12 @@ class NewGameForm(forms.Form):
     ruleset = forms.ChoiceField(
         choices=[(name, name) for name in yatzy.RULESETS], widget=forms.HiddenInput
     )
+    # A new key each time the form is shown: the form posted twice (a double click)
+    # starts one game (the API's Idempotency-Key); shown again, it starts another.
+    request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
     def __init__(self, data: Any = None, *, mode: str, rs: yatzy.Ruleset) -> None:
-        super().__init__(data, initial={"ruleset": rs.name})
+        super().__init__(data, initial={"ruleset": rs.name, "request_key": uuid.uuid4().hex})
         self.mode = mode
         self.rs = rs
         if mode == Round.Mode.COMPUTER:

@@ -104,6 +104,29 @@ def test_a_new_game_starts_from_the_players_settings_and_takes_the_forms_options
     assert user.options == {"upper_bonus": [50, 25]}  # the form changes this game only
 
 
+def test_a_new_game_form_posted_twice_starts_one_game_and_shown_again_another():
+    """A double click on Start sent the form twice and started two games."""
+    _, client = logged_in()
+    for mode, extra in (("solo", {}), ("party", {"seat_0": "Ann", "seat_1": "Bo"})):
+        page = client.get(f"/games/new/{mode}/")
+        assert "no-store" in page["Cache-Control"]  # back to it shows it anew
+        key = re.search(r'name="request_key" value="([0-9a-f]{32})"', text(page))[1]
+        fields = {**defaults("maxi"), "ruleset": "maxi", "request_key": key, **extra}
+        first = client.post(f"/games/new/{mode}/", fields)
+        second = client.post(f"/games/new/{mode}/", fields)
+        assert first.status_code == second.status_code == 302
+        assert first["Location"] == second["Location"]
+        again = re.search(
+            r'name="request_key" value="([0-9a-f]{32})"',
+            text(client.get(page.request["PATH_INFO"])),
+        )[1]
+        assert again != key
+        third = client.post(f"/games/new/{mode}/", {**fields, "request_key": again})
+        assert third["Location"] != first["Location"]
+    assert Round.objects.filter(party__isnull=True).count() == 2
+    assert Party.objects.count() == 2
+
+
 def test_a_new_game_refuses_options_the_engine_refuses_and_creates_nothing():
     _, client = logged_in()
     fields = {**defaults("maxi"), "ruleset": "maxi", "option_full_straight_points": 22}

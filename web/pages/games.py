@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 import yatzy
@@ -38,6 +39,7 @@ def _new_title(mode: str) -> str:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # back to the form shows it anew, with a new key: a new game
 def game_new(request: HttpRequest, mode: str) -> HttpResponse:
     """The form of a new game: the ruleset (links above the form), its options from the
     player's settings, the computer's level or the party's seats; posting starts it."""
@@ -65,6 +67,7 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
                     options=data["options"],
                     level=data.get("level"),
                     seats=data.get("seats"),
+                    request_key=data.get("request_key") or None,
                 )
             except (ServiceError, yatzy.YatzyError) as exc:
                 form.add_error(None, error_text(exc))
