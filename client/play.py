@@ -33,7 +33,7 @@ from rich.text import Text
 
 import yatzy
 from client import render
-from client.api import ApiClient, ApiError, Conflict, sentence
+from client.api import ApiClient, ApiError, Conflict
 from client.render import NO_NAMES, Names
 from client.storage import Journal, StorageError
 
@@ -417,9 +417,9 @@ class PlaySession:
         except StorageError as error:
             self._journal_lost = True
             return [
-                Text(
-                    f"{sentence(str(error))}. The round goes on without its journal: "
-                    "`verify` cannot check what follows.",
+                Text(  # the words that matter first: a narrow screen cuts the path
+                    "The round goes on without its journal (`verify` cannot check what "
+                    f"follows): {error}.",
                     style="yellow",
                 )
             ]
