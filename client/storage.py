@@ -69,9 +69,11 @@ def _private_dirs(directory: Path) -> None:
             break
         missing.append(folder)
     for folder in reversed(missing):
-        with contextlib.suppress(FileExistsError):
+        try:
             folder.mkdir(mode=0o700)
-        os.chmod(folder, 0o700)
+        except FileExistsError:
+            continue  # made meanwhile by another client, or a file (the next step says so)
+        os.chmod(folder, 0o700)  # mkdir's mode went through the umask
 
 
 def write_private(path: Path, data: object) -> None:

@@ -138,8 +138,10 @@ def test_a_journal_of_another_shape_is_an_error_not_an_empty_journal(tmp_path):
 def test_a_file_that_cannot_be_written_is_one_error_naming_it(tmp_path):
     (tmp_path / "taken").write_text("a file where the directory should be")
     store = CredentialStore(tmp_path / "taken" / "config")
+    mode = stat.S_IMODE((tmp_path / "taken").stat().st_mode)
     with pytest.raises(StorageError, match=r"cannot write \S*/taken/config"):
         store.save(Credentials("http://a.test", "ada", "t"))
+    assert stat.S_IMODE((tmp_path / "taken").stat().st_mode) == mode  # not made private
 
 
 def test_the_temporary_file_is_made_new_never_written_through_a_link(tmp_path):
