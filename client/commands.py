@@ -8,6 +8,7 @@ arguments, talks to the server through :class:`client.api.ApiClient`, prints wit
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import getpass
 import re
@@ -169,12 +170,23 @@ def _password(app: App, args: argparse.Namespace, *, confirm: bool) -> str:
     return password
 
 
+def _keep(app: App, credentials: Credentials) -> None:
+    """Save a token the server has just issued; where this machine cannot keep it, it is
+    revoked on the server again, not left live there and lost here."""
+    try:
+        app.store.save(credentials)
+    except StorageError:
+        with contextlib.suppress(ApiError, ConnectionLost), app.api(token=credentials.token) as api:
+            api.logout()
+        raise
+
+
 def register(app: App, args: argparse.Namespace) -> int:
     """Create an account and log in."""
     password = _password(app, args, confirm=True)
     with app.api(login=False) as api:
         account = api.register(args.name, password)
-    app.store.save(Credentials(app.server, account["username"], account["token"]))
+    _keep(app, Credentials(app.server, account["username"], account["token"]))
     app.console.print(
         f"Welcome, {account['username']}! Registered on {app.server} and logged in.\n"
         f"Token saved in {app.store.path} (readable only by you)."
@@ -187,10 +199,10 @@ def login(app: App, args: argparse.Namespace) -> int:
     password = _password(app, args, confirm=False)
     with app.api(login=False) as api:
         token = api.login(args.name, password)
-    app.store.save(Credentials(app.server, args.name, token))
+    _keep(app, Credentials(app.server, args.name, token))
     with app.api() as api:
         username = api.me()["username"]
-    app.store.save(Credentials(app.server, username, token))
+    _keep(app, Credentials(app.server, username, token))
     app.console.print(f"Logged in as {username} on {app.server}.")
     return 0
 

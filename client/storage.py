@@ -23,6 +23,7 @@ import datetime as dt
 import json
 import os
 import stat
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,23 +144,40 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data
 
 
+# How long a client waits for another's change of a file (milliseconds, in practice).
+LOCK_WAIT_SECONDS = 10.0
+
+
 @contextlib.contextmanager
 def _locked(directory: Path) -> Iterator[None]:
     """Hold ``directory``'s lock (a ``.lock`` file in it) while a file of it is read,
     changed and written: another client of the same player waits, then reads what this
-    one wrote."""
+    one wrote. A lock held longer than ``LOCK_WAIT_SECONDS`` (a client stopped with
+    Ctrl-Z in the middle of a change) is one error naming it, not a wait without end."""
     if fcntl is None:
         yield
         return
+    lock = directory / ".lock"
     try:
         _private_dirs(directory)
-        fd = os.open(
-            directory / ".lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600
-        )
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as error:
-        raise StorageError(f"cannot write {directory}: {error}") from error
+        raise StorageError(f"cannot write {lock}: {error}") from error
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        deadline = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StorageError(
+                        f"another yatzy-play has held {lock} for {LOCK_WAIT_SECONDS:g} s; "
+                        "let it finish (or end it) and try again"
+                    ) from None
+                time.sleep(0.05)
+            except OSError as error:
+                raise StorageError(f"cannot write {lock}: {error}") from error
         yield
     finally:
         os.close(fd)

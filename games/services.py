@@ -171,7 +171,8 @@ def _unfinished_games_check(player: User) -> None:
         )
 
 
-_REQUEST_KEY = re.compile(r"[\x21-\x7e]{1,100}")
+# Visible ASCII but the comma: a header sent twice arrives joined by one ("k,k").
+_REQUEST_KEY = re.compile(r"[\x21-\x2b\x2d-\x7e]{1,100}")
 
 
 @dataclass(frozen=True)
@@ -223,23 +224,26 @@ def game_start(
     ``level_not_applicable``, seats outside a party ``seats_not_applicable``.
 
     With ``request_key`` (the ``Idempotency-Key`` header: 1-100 visible ASCII
-    characters, else 400 ``invalid_idempotency_key``), the request is done once: sent
-    again with the same key and fields, it answers the game the first one started (even
-    past the quota it now fills), with other fields 409 ``idempotency_key_reused``."""
+    characters but the comma, else 400 ``invalid_idempotency_key``), the request is done
+    once: sent again with the same key asking for the same game (its fields as resolved:
+    the profile's ruleset named or not), it answers the game the first one started (even
+    past the quota it now fills); asking for another, 409 ``idempotency_key_reused``."""
     once = None
     if request_key is not None:
         if not _REQUEST_KEY.fullmatch(request_key):
             raise ServiceError(
-                _("An Idempotency-Key is 1 to 100 visible ASCII characters."),
+                _("An Idempotency-Key is 1 to 100 visible ASCII characters, no comma."),
                 code="invalid_idempotency_key",
             )
-        seated = list(seats) if seats is not None else None
+        # What the request asks for, resolved: the profile's ruleset named or left out,
+        # a computer's default level given or not, are one request.
+        rs = game_ruleset(player=player, ruleset=ruleset, options=options)
         asked = {
             "mode": mode,
-            "ruleset": ruleset,
-            "options": options,
-            "level": level,
-            "seats": seated,
+            "ruleset": rs.name,
+            "options": rs.options,
+            "level": level or (Round.Level.MEDIUM if mode == Round.Mode.COMPUTER else None),
+            "seats": list(seats) if seats is not None else None,
         }
         canonical = json.dumps(asked, sort_keys=True, separators=(",", ":"))
         once = NewGameKey(request_key, hashlib.sha256(canonical.encode()).hexdigest())

@@ -96,10 +96,11 @@ class GamesView(GenericAPIView):
                 str,
                 OpenApiParameter.HEADER,
                 description=(
-                    "Optional, 1-100 visible ASCII characters (a UUID, say), new for each "
-                    "game: the same request sent again with the same key (its answer was "
-                    "lost) answers the game the first one started instead of starting "
-                    "another; the key with other fields is 409 `idempotency_key_reused`."
+                    "Optional, 1-100 visible ASCII characters but the comma (a UUID, "
+                    "say), new for each game: the same request sent again with the same "
+                    "key (its answer was lost) answers the game the first one started "
+                    "instead of starting another; the key asking for another game is 409 "
+                    "`idempotency_key_reused`."
                 ),
             )
         ],

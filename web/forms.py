@@ -266,6 +266,17 @@ class SettingsForm(forms.Form):
 NO_HINTS = _("A game with this option has no hints and no analysis: no exact strategy covers it.")
 
 
+REQUEST_KEY_USED = _(
+    "This form had already started a game with other choices. "
+    "Start again for a new game with these."
+)
+
+
+def new_request_key() -> str:
+    """A new-game form's key, new each time it is shown."""
+    return uuid.uuid4().hex
+
+
 class NewGameForm(forms.Form):
     """A new solo, computer or party game: the ruleset (chosen on the page before the
     form), its options starting from the player's settings, the computer's level or
@@ -279,7 +290,7 @@ class NewGameForm(forms.Form):
     request_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
     def __init__(self, data: Any = None, *, mode: str, rs: yatzy.Ruleset) -> None:
-        super().__init__(data, initial={"ruleset": rs.name, "request_key": uuid.uuid4().hex})
+        super().__init__(data, initial={"ruleset": rs.name, "request_key": new_request_key()})
         self.mode = mode
         self.rs = rs
         if mode == Round.Mode.COMPUTER:

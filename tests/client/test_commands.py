@@ -645,3 +645,17 @@ def test_a_new_game_whose_answer_is_lost_is_not_started_twice(ada):
     assert lost and lost[0]
     assert Round.objects.filter(mode="solo").count() == 1
     assert ada.waits == [1.0]  # retried once
+
+
+def test_a_token_this_machine_cannot_keep_is_revoked_on_the_server_again(ada):
+    """Log-in took a token from the server, then failed to save it: the token stayed
+    live on the server, kept nowhere."""
+    from knox.models import AuthToken
+
+    before = AuthToken.objects.count()
+    lock = ada.store.path.parent / ".lock"
+    lock.unlink()
+    lock.mkdir()  # the folder's lock cannot be taken: nothing can be saved
+    status, _, err = ada("login", "ada")
+    assert status == 1 and "cannot write" in err and ".lock" in err
+    assert AuthToken.objects.count() == before  # the new one revoked again

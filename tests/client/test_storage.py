@@ -185,3 +185,19 @@ def test_two_clients_saving_at_once_lose_nothing_of_each_other(tmp_path):
         thread.join()
     store = CredentialStore(tmp_path)
     assert [store.get(f"http://s{n}.test").token for n in range(6)] == [f"tok{saves - 1}"] * 6
+
+
+def test_a_lock_held_too_long_is_one_error_naming_it_not_a_wait_without_end(tmp_path, monkeypatch):
+    import fcntl
+
+    from client import storage
+
+    monkeypatch.setattr(storage, "LOCK_WAIT_SECONDS", 0.2)
+    store = CredentialStore(tmp_path)
+    store.save(Credentials("http://a.test", "ada", "t1"))
+    with open(tmp_path / ".lock", "w") as held:  # another client stopped mid-change
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(StorageError, match=r"another yatzy-play has held \S*\.lock"):
+            store.save(Credentials("http://a.test", "ada", "t2"))
+    store.save(Credentials("http://a.test", "ada", "t3"))
+    assert store.get("http://a.test").token == "t3"

@@ -254,7 +254,26 @@ def test_the_game_that_filled_the_quota_is_answered_again_not_refused(monkeypatc
     assert refused.json()["code"] == "too_many_unfinished_games"
 
 
-@pytest.mark.parametrize("key", ["", " ", "x" * 101, "clé", "a b", "tab\there"])
+def test_a_request_asking_for_the_same_game_in_other_words_is_the_same_request():
+    """Its fields as resolved: the profile's ruleset named or left out, a computer's
+    default level given or not, empty options or none."""
+    _, client = make_player()  # Maxi by default
+    first = post_game(client, {"mode": "solo"}, "same-game")
+    for body in (
+        {"mode": "solo", "ruleset": "maxi"},
+        {"mode": "solo", "ruleset": "maxi", "options": {}},
+    ):
+        assert post_game(client, body, "same-game").json()["id"] == first.json()["id"]
+    easy = post_game(client, {"mode": "computer", "ruleset": "yatzy"}, "computer")
+    medium = {"mode": "computer", "ruleset": "yatzy", "level": "medium"}
+    assert post_game(client, medium, "computer").json()["id"] == easy.json()["id"]
+    assert Round.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["", " ", "x" * 101, "clé", "a b", "tab\there", "dup,dup"],  # a header sent twice: joined
+)
 def test_a_key_that_is_not_visible_ascii_is_400_and_starts_nothing(key):
     _, client = make_player()
     answer = post_game(client, {"mode": "solo", "ruleset": "yatzy"}, key)

@@ -127,6 +127,27 @@ def test_a_new_game_form_posted_twice_starts_one_game_and_shown_again_another():
     assert Party.objects.count() == 2
 
 
+def test_a_form_that_started_a_game_posted_with_other_choices_starts_one_on_the_next_try():
+    """Back to the form after starting a party, a third seat added: the answer was the
+    API's 409 in the API's words, and the form kept its spent key for ever."""
+    _, client = logged_in()
+    page = text(client.get("/games/new/party/"))
+    key = re.search(r'name="request_key" value="([0-9a-f]{32})"', page)[1]
+    fields = {**defaults("maxi"), "ruleset": "maxi", "request_key": key}
+    first = client.post("/games/new/party/", {**fields, "seat_0": "A", "seat_1": "B"})
+    three = {**fields, "seat_0": "A", "seat_1": "B", "seat_2": "C"}
+    refused = client.post("/games/new/party/", three)
+    assert refused.status_code == 409
+    said = unescape(text(refused))
+    assert "This form had already started a game with other choices." in said
+    assert "Idempotency" not in said
+    fresh = re.search(r'name="request_key" value="([0-9a-f]{32})"', said)[1]
+    assert fresh != key and 'name="seat_2"' in said and 'value="C"' in said
+    again = client.post("/games/new/party/", {**three, "request_key": fresh})
+    assert again.status_code == 302 and again["Location"] != first["Location"]
+    assert Party.objects.count() == 2
+
+
 def test_a_new_game_refuses_options_the_engine_refuses_and_creates_nothing():
     _, client = logged_in()
     fields = {**defaults("maxi"), "ruleset": "maxi", "option_full_straight_points": 22}

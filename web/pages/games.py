@@ -21,7 +21,7 @@ from games.models import Party, Round
 from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
 from web import presenters
 from web.dice import die_svg
-from web.forms import NewGameForm
+from web.forms import REQUEST_KEY_USED, NewGameForm, new_request_key
 from web.helpers import error_page, form_throttled
 
 NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
@@ -69,7 +69,20 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
                     seats=data.get("seats"),
                     request_key=data.get("request_key") or None,
                 )
-            except (ServiceError, yatzy.YatzyError) as exc:
+            except ServiceError as exc:
+                if exc.code == "idempotency_key_reused":
+                    # This showing of the form started a game with other choices (going
+                    # back to it, changing them): these choices, a new key.
+                    form = NewGameForm(
+                        {**request.POST.dict(), "request_key": new_request_key()},
+                        mode=mode,
+                        rs=rs,
+                    )
+                    form.add_error(None, REQUEST_KEY_USED)
+                else:
+                    form.add_error(None, error_text(exc))
+                status = exc.status_code
+            except yatzy.YatzyError as exc:
                 form.add_error(None, error_text(exc))
                 status = getattr(exc, "status_code", 400)
             else:
