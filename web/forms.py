@@ -323,7 +323,7 @@ class NewGameForm(forms.Form):
         return [
             self[name]
             for name in self.fields
-            if name != "ruleset" and not name.startswith(OPTION_PREFIX)
+            if name not in ("ruleset", "request_key") and not name.startswith(OPTION_PREFIX)
         ]
 
     def clean(self) -> dict[str, Any]:

@@ -110,6 +110,8 @@ def test_a_new_game_form_posted_twice_starts_one_game_and_shown_again_another():
     for mode, extra in (("solo", {}), ("party", {"seat_0": "Ann", "seat_1": "Bo"})):
         page = client.get(f"/games/new/{mode}/")
         assert "no-store" in page["Cache-Control"]  # back to it shows it anew
+        # Once: a browser sends every input, and the form reads the last of two.
+        assert text(page).count('name="request_key"') == 1
         key = re.search(r'name="request_key" value="([0-9a-f]{32})"', text(page))[1]
         fields = {**defaults("maxi"), "ruleset": "maxi", "request_key": key, **extra}
         first = client.post(f"/games/new/{mode}/", fields)
