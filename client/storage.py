@@ -128,9 +128,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise _unreadable(path, error) from error
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, a pipe, a directory
-            os.close(fd)
             raise _unreadable(path, "not a regular file")
-        with os.fdopen(fd, "rb") as file:
+        with open(fd, "rb", closefd=False) as file:
             raw = file.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
             raise _unreadable(path, f"larger than {MAX_FILE_BYTES // 2**20} MiB")
@@ -139,6 +138,8 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise
     except (OSError, ValueError, RecursionError) as error:
         raise _unreadable(path, error) from error
+    finally:
+        os.close(fd)
     if not isinstance(data, dict):
         raise _unreadable(path, "not a JSON object")
     return data
@@ -184,7 +185,7 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 class StorageError(Exception):
-    """A file of the client's is unreadable."""
+    """A file of the client's cannot be read or written (its message names it)."""
 
 
 @dataclass(frozen=True)

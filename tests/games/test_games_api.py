@@ -264,9 +264,9 @@ def test_a_request_asking_for_the_same_game_in_other_words_is_the_same_request()
         {"mode": "solo", "ruleset": "maxi", "options": {}},
     ):
         assert post_game(client, body, "same-game").json()["id"] == first.json()["id"]
-    easy = post_game(client, {"mode": "computer", "ruleset": "yatzy"}, "computer")
+    default = post_game(client, {"mode": "computer", "ruleset": "yatzy"}, "computer")
     medium = {"mode": "computer", "ruleset": "yatzy", "level": "medium"}
-    assert post_game(client, medium, "computer").json()["id"] == easy.json()["id"]
+    assert post_game(client, medium, "computer").json()["id"] == default.json()["id"]
     assert Round.objects.count() == 2
 
 

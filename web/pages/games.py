@@ -73,11 +73,9 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
                 if exc.code == "idempotency_key_reused":
                     # This showing of the form started a game with other choices (going
                     # back to it, changing them): these choices, a new key.
-                    form = NewGameForm(
-                        {**request.POST.dict(), "request_key": new_request_key()},
-                        mode=mode,
-                        rs=rs,
-                    )
+                    posted = request.POST.copy()
+                    posted["request_key"] = new_request_key()
+                    form = NewGameForm(posted, mode=mode, rs=rs)
                     form.add_error(None, REQUEST_KEY_USED)
                 else:
                     form.add_error(None, error_text(exc))
