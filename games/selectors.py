@@ -194,9 +194,11 @@ def round_shareable(rnd: Round) -> bool:
 
 
 def round_theme(rnd: Round) -> str:
-    """The die skin: the daily's day decides, else the day the game started."""
-    day = rnd.challenge.date if rnd.challenge is not None else clock.today(rnd.started_at)
-    return clock.theme(day)
+    """The die skin: the day the round started decides (SPEC §6: every round played in
+    December is Christmas, and none other). A ranked daily round starts on its own date;
+    a replay of a past day is played now, so November's dice replayed in December are
+    Christmas and December's replayed in January are not."""
+    return clock.theme(clock.today(rnd.started_at))
 
 
 def round_result(rnd: Round, game: yatzy.Game) -> str | None:

@@ -200,6 +200,21 @@ def test_december_rounds_carry_the_christmas_theme():
         assert start(client, dt.date(2026, 12, 3)).json()["theme"] == "christmas"
 
 
+def test_a_replay_carries_the_skin_of_the_month_it_is_played_in():
+    # SPEC §6: during December every round carries the Christmas skin, and only then; a
+    # replay of a past day is a round of the day it is played on, not of its date.
+    _, client = make_player()
+    for day in (dt.date(2026, 11, 30), dt.date(2026, 12, 5)):
+        with time_machine.travel(dt.datetime.combine(day, dt.time(9), dt.UTC), tick=False):
+            client.get("/api/v1/daily/")
+    with time_machine.travel(dt.datetime(2026, 12, 10, 9, tzinfo=dt.UTC), tick=False):
+        november = start(client, dt.date(2026, 11, 30)).json()
+    with time_machine.travel(dt.datetime(2027, 1, 3, 9, tzinfo=dt.UTC), tick=False):
+        december = start(client, dt.date(2026, 12, 5)).json()
+    assert (november["ranked"], november["theme"]) == (False, "christmas")
+    assert (december["ranked"], december["theme"]) == (False, "classic")
+
+
 def test_day_boundary_follows_daily_time_zone(settings):
     settings.DAILY_TIME_ZONE = "Europe/Amsterdam"
     _, client = make_player()
