@@ -287,8 +287,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     python = sys.executable
     address = f"{args.host}:{args.port}"
+    # --nostatic: WhiteNoise (settings.MIDDLEWARE) serves the static files, from the
+    # apps' folders while DEBUG is on, as it does in production; runserver's own static
+    # handler answered a path with ".." in it (/static/../manage.py) with a 500.
     web = Child(
-        "web server", [python, "manage.py", "runserver", "--noreload", "--skip-checks", address]
+        "web server",
+        [python, "manage.py", "runserver", "--noreload", "--skip-checks", "--nostatic", address],
     )
     workers = [
         Child("worker", [python, "-m", "celery", *WORKER_ARGS], restart=True),

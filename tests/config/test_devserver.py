@@ -101,6 +101,9 @@ def test_make_run_serves_the_front_page_and_reports_a_healthy_worker(make_run):
     assert stylesheet is not None
     css = httpx.get(f"{make_run.url}{stylesheet.group(1)}")  # static files are served
     assert css.status_code == 200 and css.headers["Content-Type"].startswith("text/css")
+    # A path a browser would have normalised, sent as it is: runserver's own static
+    # handler raised SuspiciousFileOperation on it (a 500); WhiteNoise refuses it.
+    assert _raw_status(make_run.url, "/static/../manage.py") in (400, 404)
 
     assert httpx.get(f"{make_run.url}/api/v1/nothing/").status_code == 404
     # The next request's access line comes after any line the 404 would have had.
@@ -110,6 +113,15 @@ def test_make_run_serves_the_front_page_and_reports_a_healthy_worker(make_run):
     lines = [line for line in output.splitlines() if "/api/v1/nothing/" in line]
     assert len(lines) == 1 and "WARNING django.request" in lines[0], lines
     assert "No hostname was supplied" not in output
+
+
+def _raw_status(url: str, path: str) -> int:
+    """The status of a GET of ``path`` exactly as written (httpx would remove ``..``)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(f"GET {path} HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+        status_line = connection.makefile("rb").readline()
+    return int(status_line.split()[1])
 
 
 def _signal_make(run: MakeRun, how: str) -> None:
