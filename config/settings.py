@@ -386,6 +386,9 @@ LANGUAGES = [
 # The project's catalogues; the .mo files are compiled from the committed .po files at
 # install (make install, make run, the Dockerfile): python -m config.catalogues.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language cookie (the language menu, the settings page) is sent like the session's:
+# same-site only, and over HTTPS only in production (below).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -411,6 +414,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

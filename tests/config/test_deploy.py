@@ -32,6 +32,31 @@ def test_check_deploy_prints_no_warning_with_production_settings():
     assert "no issues" in result.stdout
 
 
+def test_the_language_cookie_is_secure_and_same_site_in_production():
+    # Django leaves the language cookie without Secure and SameSite unless told; the
+    # session's and CSRF's are set in the same production block.
+    script = (
+        "import django; django.setup()\n"
+        "from django.test import Client\n"
+        "answer = Client().post('/i18n/setlang/', {'language': 'de', 'next': '/'}, secure=True)\n"
+        "cookie = answer.cookies['django_language']\n"
+        "print(cookie.value, bool(cookie['secure']), cookie['samesite'])\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SEED_SECRET": secrets.token_urlsafe(32),
+        "ALLOWED_HOSTS": "testserver",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["de", "True", "Lax"]
+
+
 def test_compose_file_validates(tmp_path):
     deploy = ROOT / "deploy"
     if shutil.which("docker-compose"):
