@@ -83,8 +83,10 @@ def table_key(rs: yatzy.Ruleset) -> str:
 
 def table_get(rs: yatzy.Ruleset) -> Table:
     """The table of ``rs``, loaded (one memory map per process); until it is built,
-    503 ``table_building`` with how far its build has come. Reads only: games queue
-    their tables when they start (:func:`table_request`), a worker the default ones.
+    503 ``table_building`` with how far its build has come. Games queue their tables
+    when they start (:func:`table_request`), a worker the default ones; a table that
+    nothing is building (its build failed, its file is gone, a default one never
+    queued) is queued again here, so the 503 is never a wait for nothing.
 
     Rulesets no exact table models (``saved_rolls``), and options whose table the
     service no longer builds (``STRATEGY_TABLES_MAX_CUSTOM``), are 400 ``hint_unsupported``.
@@ -103,6 +105,9 @@ def table_get(rs: yatzy.Ruleset) -> Table:
             # Every game queues its table when it starts: a custom table without a row
             # was removed by an operator (or refused by the quota), and nothing builds it.
             raise _customs_refused() from None
+        if row is None or row.status in (StrategyTable.Status.FAILED, StrategyTable.Status.READY):
+            # Nothing builds it: queue it again (a custom table's own row, so no quota).
+            row = table_request(rs)
         if row is not None and row.progress:
             raise TableBuilding(
                 _(

@@ -165,6 +165,21 @@ def test_a_missing_table_is_503_with_retry_after_until_the_worker_has_built_it()
     assert tables.tables_build_due() == []  # nothing left to build
 
 
+def test_a_table_whose_build_failed_is_built_again_when_a_hint_needs_it():
+    _, client = make_player()
+    options = {"upper_bonus": [63, 31]}
+    state = new_game(client, mode="solo", ruleset="yahtzee", options=options)
+    key = tables.table_key(yatzy.get_ruleset("yahtzee", **options))
+    # What the worker records when a build raises (a full disk, say).
+    StrategyTable.objects.filter(key=key).update(status="failed", error="OSError: no space")
+    response = client.get(f"/api/v1/rounds/{state['id']}/hint/")
+    assert response.status_code == 503 and response.json()["code"] == "table_building"
+    # The 503 says it is being built: it is queued again, and the next build makes it.
+    assert StrategyTable.objects.get(key=key).status == "queued"
+    assert tables.tables_build_due() == [key]
+    assert hint(client, state)["best"]["kind"] == "roll"
+
+
 def test_saved_rolls_have_no_hint():
     _, client = make_player()
     state = new_game(client, mode="solo", ruleset="maxi", options={"saved_rolls": True})
