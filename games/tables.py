@@ -40,7 +40,7 @@ from django.utils.translation import ngettext_lazy
 import yatzy
 from accounts.models import User
 from config.api_errors import ServiceError
-from games.models import StrategyTable
+from games.models import Round, StrategyTable
 from yatzy.strategy import (
     Table,
     TableMissing,
@@ -263,8 +263,17 @@ _BUILD_FILES = (".partial", ".progress", ".lock")
 
 def table_deletable(row: StrategyTable) -> bool:
     """Whether an operator may delete the row: a custom table not being built (the
-    rulesets' default tables are always kept)."""
-    return row.key not in _default_keys() and row.status != StrategyTable.Status.BUILDING
+    rulesets' default tables are always kept) and that no unfinished expert game plays:
+    the expert reads it on every turn, so without it that game could not go on."""
+    if row.key in _default_keys() or row.status == StrategyTable.Status.BUILDING:
+        return False
+    experts = Round.objects.filter(
+        level=Round.Level.EXPERT,
+        status=Round.Status.IN_PROGRESS,
+        ruleset=row.ruleset,
+        options=row.options,
+    )
+    return not experts.exists()
 
 
 def tables_queue_defaults() -> list[StrategyTable]:

@@ -294,3 +294,23 @@ def test_an_operator_deleting_a_custom_table_deletes_its_file(admin_client, sett
     # A new game with those options queues it again (a quota slot like any).
     new_game(client, **custom(55))
     assert StrategyTable.objects.filter(key=row.key, status="queued").exists()
+
+
+@pytest.mark.django_db
+def test_a_custom_table_an_unfinished_expert_game_plays_is_kept(admin_client):
+    # The expert reads its table on every turn: without it the game could not go on.
+    rs = yatzy.get_ruleset("yatzy", upper_bonus=[56, 50])
+    _, client = make_player()
+    body = {**custom(56), "mode": "computer", "level": "expert"}
+    assert client.post("/api/v1/games/", body, format="json").status_code == 503  # queued
+    row = StrategyTable.objects.get(key=tables.table_key(rs))
+    assert tables.tables_build_due() == [row.key]
+    game = new_game(client, **body)
+    row.refresh_from_db()
+    assert not tables.table_deletable(row)
+    page = admin_client.get(f"/admin/games/strategytable/{row.pk}/delete/")
+    assert page.status_code == 403
+    assert StrategyTable.objects.filter(pk=row.pk).exists()
+    # Once the game is over, the operator may delete it.
+    play_worst_boxes(client, game)
+    assert tables.table_deletable(row)
