@@ -1,6 +1,7 @@
 """Bots play legal, reproducible games, and stronger levels score more."""
 
 import hashlib
+import itertools
 import statistics
 from pathlib import Path
 
@@ -26,19 +27,23 @@ def test_bot_finishes_a_game_and_the_seed_fixes_every_action(
     assert first.is_over and first.actions == again.actions
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_bot_plays_saved_rolls_games_at_the_simple_level(level: str) -> None:
-    # No turn model covers banked rolls (docs/strategy.md): every level plays as `easy`.
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_with_banked_rolls_a_level_plans_each_turn_with_its_own_three_rolls(level: str) -> None:
+    # No turn model covers banked rolls (docs/strategy.md): medium and hard play each
+    # turn as without them and bank what it leaves; the expert, with no table, as hard.
     rs = yatzy.get_ruleset("maxi", saved_rolls=True)
     game = bot_play(yatzy.Game(rs, _seed(1)), level)  # type: ignore[arg-type]
-    simple = bot_play(yatzy.Game(rs, _seed(1)), "easy")
-    assert game.is_over and game.actions == simple.actions
-    without = yatzy.get_ruleset("maxi")
-    if level != "easy":  # the same level without banked rolls plays otherwise
-        assert (
-            bot_play(yatzy.Game(without, _seed(1)), level).actions  # type: ignore[arg-type]
-            != bot_play(yatzy.Game(without, _seed(1)), "easy").actions
-        )
+    assert game.is_over
+    rolls_in_turn = 0
+    for action in game.actions:
+        if action["type"] == "roll":
+            rolls_in_turn += 1
+            assert rolls_in_turn <= 3
+        else:
+            rolls_in_turn = 0
+    assert game.actions != bot_play(yatzy.Game(rs, _seed(1)), "easy").actions
+    if level == "expert":
+        assert game.actions == bot_play(yatzy.Game(rs, _seed(1)), "hard").actions
 
 
 def test_unknown_level_is_rejected() -> None:
@@ -56,13 +61,19 @@ def test_expert_without_a_table_plays_like_hard(
     assert expert.actions == hard.actions
 
 
-def test_levels_score_in_order_on_a_small_sample(yatzy_table: Table) -> None:
-    rs = yatzy.get_ruleset("yatzy")
+@pytest.mark.parametrize(
+    ("options", "levels"),
+    [({}, LEVELS), ({"saved_rolls": True}, ("easy", "medium", "hard"))],
+)
+def test_levels_score_strictly_in_order_on_a_small_sample(
+    yatzy_table: Table, options: dict[str, bool], levels: tuple[str, ...]
+) -> None:
+    rs = yatzy.get_ruleset("yatzy", **options)
     means = [
-        statistics.mean(bot_play(yatzy.Game(rs, _seed(i)), level).total for i in range(40))
-        for level in ("easy", "medium", "expert")
+        statistics.mean(bot_play(yatzy.Game(rs, _seed(i)), level).total for i in range(40))  # type: ignore[arg-type]
+        for level in levels
     ]
-    assert means == sorted(means)
+    assert all(lower < higher for lower, higher in itertools.pairwise(means)), means
 
 
 def test_expert_mean_is_within_three_standard_errors_of_the_table(yahtzee_table: Table) -> None:

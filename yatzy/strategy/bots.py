@@ -7,6 +7,10 @@
   at twice its par (a yatzy can come in any later turn).
 - ``expert`` plays the exact table (``hard`` while the table is not built).
 
+With banked rolls (``saved_rolls``) no turn model and no table exist: ``medium`` and
+``hard`` plan each turn with its own three rolls and bank what it leaves, never
+spending the bank; ``expert`` plays as ``hard``.
+
 Bots hold no state and draw no random numbers: the same seed gives the same game.
 
 >>> import yatzy
@@ -97,30 +101,50 @@ def bot_move(game: yatzy.Game, level: Level, *, table: Table | None = None) -> M
 
 
 class _Planner:
-    """Moves of one turn: the plan is built once, each decision is then a look-up."""
+    """Moves of one turn: the plan is built once, each decision is then a look-up.
 
-    def __init__(self, game: yatzy.Game, future: Future) -> None:
-        self.plan = TurnPlan.build(Position.of(game), future)
+    ``rs`` is the ruleset the plan is made for: the game's, or (banked rolls) the same
+    without them."""
+
+    def __init__(self, game: yatzy.Game, future: Future, rs: yatzy.Ruleset) -> None:
+        self.rs = rs
+        self.plan = TurnPlan.build(self._position(game), future)
+
+    def _position(self, game: yatzy.Game) -> Position:
+        return Position.from_scorecard(
+            self.rs, game.scorecard, game.extra_bonus, game.rolls_used, game.dice
+        )
 
     def __call__(self, game: yatzy.Game) -> Move:
-        return self.plan.moves(Position.of(game)).best
+        return self.plan.moves(self._position(game)).best
 
 
 def _plan(game: yatzy.Game, level: Level, table: Table | None) -> Callable[[yatzy.Game], Move]:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
-    if level == "easy" or game.ruleset.saved_rolls:
-        # No turn model covers banked rolls; the simple player needs none.
+    if level == "easy":
         return _easy_move
-    rules = rules_of(game.ruleset)
+    rs = game.ruleset
+    if rs.saved_rolls:
+        # No turn model covers banked rolls: each turn is planned with its own three
+        # rolls, and what it leaves goes to the bank, never spent. No table either, so
+        # the expert plays as hard.
+        rs = _without_saved_rolls(rs)
+        if level == "expert":
+            level = "hard"
+    rules = rules_of(rs)
     if level == "expert":
         try:
-            return _Planner(game, TableFuture(table or load_table(rules)))
+            return _Planner(game, TableFuture(table or load_table(rules)), rs)
         except TableMissing:
             level = "hard"
     if level == "hard":
-        return _Planner(game, HeuristicFuture(rules, bonus_share=0.85, yatzy_weight=2.0))
-    return _Planner(game, HeuristicFuture(rules))
+        return _Planner(game, HeuristicFuture(rules, bonus_share=0.85, yatzy_weight=2.0), rs)
+    return _Planner(game, HeuristicFuture(rules), rs)
+
+
+def _without_saved_rolls(rs: yatzy.Ruleset) -> yatzy.Ruleset:
+    return yatzy.get_ruleset(rs.name, **{**rs.options, "saved_rolls": False})
 
 
 def _easy_move(game: yatzy.Game) -> Move:
@@ -199,7 +223,7 @@ class HeuristicFuture:
 @cache
 def _par(rs: yatzy.Ruleset) -> dict[str, float]:
     # A box's par is a one-turn figure, the same with or without banked rolls.
-    rules = rules_of(yatzy.get_ruleset(rs.name, **{**rs.options, "saved_rolls": False}))
+    rules = rules_of(_without_saved_rolls(rs))
     return dict(zip(rules.categories, _par_array(rules).tolist(), strict=True))
 
 
