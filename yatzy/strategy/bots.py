@@ -139,7 +139,7 @@ def _plan(game: yatzy.Game, level: Level, table: Table | None) -> Callable[[yatz
         except TableMissing:
             level = "hard"
     if level == "hard":
-        return _Planner(game, HeuristicFuture(rules, bonus_share=0.85, yatzy_weight=2.0), rs)
+        return _Planner(game, HeuristicFuture(rules, with_bonus=True, yatzy_weight=2.0), rs)
     return _Planner(game, HeuristicFuture(rules), rs)
 
 
@@ -170,13 +170,16 @@ def _easy_move(game: yatzy.Game) -> Move:
 class HeuristicFuture:
     """A cheap stand-in for the table: the par of each open box, plus a bonus estimate.
 
-    With ``bonus_share`` the bonus counts with the chance of reaching it, judged by
-    the upper total against ``bonus_share`` of the threshold's share of each open face
-    (0.85 and a yatzy weight of 2 scored best in simulations of all three rulesets).
+    With ``with_bonus`` the upper bonus counts with its chance of being reached: the
+    chance that the open upper boxes, each played for itself, add what the threshold
+    still needs (:func:`_upper_tail`). Each is counted with one roll more than a turn
+    has, for the dice other turns leave in it: three rolls undervalued the bonus, and
+    the smooth curve used before overvalued it where the threshold is high
+    (docs/strategy.md).
     """
 
     rules: Rules
-    bonus_share: float | None = None
+    with_bonus: bool = False
     yatzy_weight: float = 1.0
 
     def bases(
@@ -208,16 +211,47 @@ class HeuristicFuture:
         return np.concatenate(segments), bases, bases_full
 
     def _bonus(self, rules: Rules, um: int, upper: IntArray) -> FloatArray:
-        if self.bonus_share is None:
+        if not self.with_bonus:
             return np.zeros(len(upper))
-        open_faces = [f for f in range(1, FACES + 1) if not um >> (f - 1) & 1]
-        if not open_faces:
-            return np.where(upper >= rules.threshold, float(rules.bonus), 0.0)
-        # On course means the threshold's share of each open face (3 of each for 63).
-        share = self.bonus_share * rules.threshold / sum(range(1, FACES + 1))
-        margin = upper + share * sum(open_faces) - rules.threshold
-        spread = 3.0 * math.sqrt(len(open_faces))
-        return np.asarray(rules.bonus / (1.0 + np.exp(-margin / spread)), dtype=np.float64)
+        open_faces = tuple(f for f in range(1, FACES + 1) if not um >> (f - 1) & 1)
+        tail = _upper_tail(rules.ms.n, open_faces)
+        need = rules.threshold - upper
+        chance = np.where(need < len(tail), tail[np.clip(need, 0, len(tail) - 1)], 0.0)
+        return np.asarray(rules.bonus * chance, dtype=np.float64)
+
+
+# Rolls a bot's bonus estimate gives each open upper box: a turn's three and one more.
+_BONUS_ESTIMATE_ROLLS = 4
+
+
+@cache
+def _upper_tail(dice: int, open_faces: tuple[int, ...]) -> FloatArray:
+    """``tail[s]``: the chance that the open upper boxes, each played for itself (all
+    dice of its face kept, the others thrown again, ``_BONUS_ESTIMATE_ROLLS`` times),
+    add at least ``s`` points.
+
+    >>> tail = _upper_tail(5, (6,))  # sixes alone: at least one, three, all five
+    >>> [round(float(tail[points]), 4) for points in (6, 18, 30)], len(tail) - 1
+    ([0.9739, 0.5332, 0.0372], 30)
+    """
+    # How many dice show the face after the rolls: a chain over the count kept.
+    kept = np.zeros(dice + 1)
+    kept[0] = 1.0
+    for _ in range(_BONUS_ESTIMATE_ROLLS):
+        after = np.zeros(dice + 1)
+        for count, chance in enumerate(kept):
+            thrown = dice - count
+            for new in range(thrown + 1):
+                after[count + new] += (
+                    chance * math.comb(thrown, new) * (1 / 6) ** new * (5 / 6) ** (thrown - new)
+                )
+        kept = after
+    points = np.ones(1)
+    for face in open_faces:
+        step = np.zeros(face * dice + 1)
+        step[::face] = kept
+        points = np.convolve(points, step)
+    return np.asarray(np.cumsum(points[::-1])[::-1], dtype=np.float64)
 
 
 @cache
