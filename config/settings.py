@@ -8,6 +8,7 @@ a local-memory cache and DEBUG on. Setting ``DEBUG=false`` means production: the
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Literal
 
 import environ
 from celery.schedules import crontab
@@ -388,7 +389,7 @@ LANGUAGES = [
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # The language cookie (the language menu, the settings page) is sent like the session's:
 # same-site only, and over HTTPS only in production (below).
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE: Literal["Lax"] = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
