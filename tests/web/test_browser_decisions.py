@@ -18,6 +18,7 @@ from tests.leaderboards.conftest import ranked
 from tests.leaderboards.test_decisions_board import analysed
 from tests.web.conftest import PASSWORD, PHONE, screenshot
 from tests.web.test_browser_finish import log_in
+from tests.web.test_browser_first_contact import LANGUAGES
 
 pytestmark = pytest.mark.live
 
@@ -71,3 +72,20 @@ def test_the_decisions_tab_the_accuracy_chart_and_the_result_sentence(open_page)
     screenshot(page, "result-decisions")
     page.click("[data-decisions-result] [data-day-board=decisions]")
     page.wait_for_url(f"**/boards/decisions/{day}/")
+
+
+def test_the_player_pages_decisions_table_fits_a_phone_in_every_language(open_page):
+    """The table of analysed days (a date, the score, the points given away and the
+    dice's part) is as wide as its longest words: Dutch "Dobbelstenen" and the other
+    headings made it 455 px wide on a 390 px phone until its cells could give way."""
+    ada = User.objects.create_user(username="ada", password=PASSWORD)
+    for back, (total, loss) in enumerate([(321, 191.77), (120, 277.98), (181, 229.6)], 1):
+        analysed(ranked(ada, clock.today() - dt.timedelta(days=back), total), loss)
+    page = open_page(PHONE)
+    log_in(page, ada)
+    for language in LANGUAGES:
+        User.objects.filter(username="ada").update(language=language)
+        page.goto("/players/ada/")
+        expect(page.locator("[data-decision-day]")).to_have_count(3)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"/players/ada/ in {language} is {width} px wide"
