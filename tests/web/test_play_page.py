@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import re
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -25,6 +26,7 @@ from leaderboards import services as board_services
 from tests.leaderboards.conftest import ranked
 from tests.web.test_modes import defaults, new_game, play_out, round_of
 from tests.web.test_pages import boxes, logged_in, start, text
+from web.pages import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -223,6 +225,18 @@ def test_the_manifest_the_worker_and_the_offline_page_hold_nothing_of_a_player()
     home = text(client.get("/"))
     assert 'rel="manifest" href="/manifest.webmanifest"' in home
     assert re.search(r'<script src="[^"]*install[^"]*\.js" data-worker="/sw.js" defer>', home)
+
+
+def test_the_worker_keeps_and_versions_every_static_file_of_the_site():
+    """The worker puts any /static/ file a page loads into its cache, and only a new
+    version (a hash of ``app.STATIC_FILES``) drops that cache: a file left off the list
+    (the settings' script) was kept at its first load and, with development's plain
+    names, served from the cache after it changed."""
+    folder = Path(app.__file__).resolve().parent.parent / "static"
+    files = {str(path.relative_to(folder)) for path in (folder / "web").iterdir()}
+    assert set(app.STATIC_FILES) == files
+    source = text(Client().get("/sw.js"))
+    assert all(f"/static/{name}" in source for name in files)
 
 
 def test_the_manifest_speaks_the_visitors_language():

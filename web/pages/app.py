@@ -26,6 +26,7 @@ STATIC_FILES = (
     "web/share.js",
     "web/dice-check.js",
     "web/countdown.js",
+    "web/settings.js",
     "web/install.js",
     "web/favicon.svg",
     "web/icon.svg",
