@@ -34,7 +34,8 @@ BOARD_NAMES: dict[str, Promise] = {
     DECISIONS_MEAN: pgettext_lazy("board", "Best decisions on average"),
 }
 ADVENT_LAST_DAY = 24
-# The boards every season has.
+# The boards every season has; besides them, a season has the advent board of each
+# year whose December 1-24 it overlaps (season_advent_key).
 SEASON_KINDS = (BEST, STREAK, DECISIONS)
 # A player is on a mean decisions board once this many of their days are analysed.
 DECISIONS_MIN_DAYS = 5
@@ -137,8 +138,33 @@ def season_prefix(season_id: int) -> str:
     return f"{before}{season_id}{between}"
 
 
+def season_advent_key(season_id: int, year: int) -> str:
+    """A season's advent board of ``year``: the sums of its days of December 1-24.
+
+    >>> season_advent_key(3, 2026)
+    'season:3:advent:2026'
+    """
+    return season_key(season_id, advent_key(year))
+
+
 def advent_range(year: int) -> tuple[dt.date, dt.date]:
     return dt.date(year, 12, 1), dt.date(year, 12, ADVENT_LAST_DAY)
+
+
+def season_advent_range(
+    start_date: dt.date, end_date: dt.date, year: int
+) -> tuple[dt.date, dt.date] | None:
+    """The days of ``year``'s advent inside a season from ``start_date`` to
+    ``end_date``; ``None`` if it has none.
+
+    >>> season_advent_range(dt.date(2026, 11, 1), dt.date(2026, 12, 10), 2026)
+    (datetime.date(2026, 12, 1), datetime.date(2026, 12, 10))
+    >>> season_advent_range(dt.date(2026, 12, 25), dt.date(2027, 3, 1), 2026) is None
+    True
+    """
+    first, last = advent_range(year)
+    first, last = max(first, start_date), min(last, end_date)
+    return (first, last) if first <= last else None
 
 
 def in_advent(day: dt.date) -> bool:
@@ -258,6 +284,16 @@ class SeasonSpan:
     end_date: dt.date
 
 
+def season_advent_keys(season: SeasonSpan, dates: Iterable[dt.date]) -> set[str]:
+    """The advent boards a season calls for: one for each year with a day of ``dates``
+    (the days ranked rounds were played) in both its advent and the season."""
+    return {
+        season_advent_key(season.id, day.year)
+        for day in dates
+        if in_advent(day) and season.start_date <= day <= season.end_date
+    }
+
+
 def lines_for_day(
     played: Sequence[Played], *, day: dt.date, seasons: Iterable[SeasonSpan]
 ) -> dict[str, Line | None]:
@@ -282,4 +318,8 @@ def lines_for_day(
             lines[season_key(season.id, BEST)] = best_line(mine)
             lines[season_key(season.id, STREAK)] = streak_line(mine)
             lines[season_key(season.id, DECISIONS)] = decisions_line(mine)
+            if in_advent(day):
+                lines[season_advent_key(season.id, day.year)] = sum_line(
+                    within(mine, *advent_range(day.year))
+                )
     return lines

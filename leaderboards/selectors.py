@@ -30,7 +30,7 @@ from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from config.api_errors import NotFoundError, ServiceError
+from config.api_errors import NotFoundError
 from config.db import prepared_cursor
 from daily import clock
 from daily.models import Challenge
@@ -244,11 +244,18 @@ def board_decisions(*, day: dt.date | None = None, season_slug: str | None = Non
 
 
 def board_advent(*, year: int, season_slug: str | None = None) -> Board:
-    if season_slug is not None:
-        raise ServiceError(
-            _("The advent board has no season variant."), code="season_not_supported"
+    """A year's advent board (the sums of December 1-24), or a season's: the sums of
+    the advent days inside the season; 404 for a season without any."""
+    if season_slug is None:
+        return Board(boards.advent_key(year), boards.ADVENT)
+    season = season_get(slug=season_slug)
+    if boards.season_advent_range(season.start_date, season.end_date, year) is None:
+        raise NotFoundError(
+            _("The season %(slug)s has no day of the advent of %(year)s."),
+            code="advent_not_in_season",
+            params={"slug": season.slug, "year": year},
         )
-    return Board(boards.advent_key(year), boards.ADVENT)
+    return Board(boards.season_advent_key(season.pk, year), boards.ADVENT)
 
 
 _DECISION_KINDS = (boards.DECISIONS, boards.DECISIONS_MEAN)
@@ -528,9 +535,14 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
     }
 
 
-def season_list() -> list[Season]:
-    """Every season, newest first, for a board's season picker."""
-    return list(Season.objects.order_by("-start_date", "slug"))
+def season_list(*, advent_of: int | None = None) -> list[Season]:
+    """Every season, newest first, for a board's season picker; with ``advent_of``,
+    those with a day of that year's advent (the others have no advent board)."""
+    seasons = Season.objects.order_by("-start_date", "slug")
+    if advent_of is not None:
+        first, last = boards.advent_range(advent_of)
+        seasons = seasons.filter(start_date__lte=last, end_date__gte=first)
+    return list(seasons)
 
 
 def board_distribution(*, board: Board, player: User, value: int | None = None) -> dict[str, Any]:

@@ -213,6 +213,11 @@ def _rebuild_locked(board: str) -> None:
                 sql.insert_streak(board, span)
             elif season_kind == boards.DECISIONS:
                 sql.insert_decisions_mean(board, span)
+            elif season_kind.startswith(f"{boards.ADVENT}:"):
+                year = season_kind.partition(":")[2]
+                days = boards.season_advent_range(*span, int(year)) if year.isdigit() else None
+                if days is not None:
+                    sql.insert_sum(board, days)
     sql.histogram_rebuild(board)
 
 
@@ -245,8 +250,11 @@ def boards_expected() -> set[str]:
     keys |= {boards.daily_key(d) for d in dates}
     keys |= {boards.decisions_key(d) for d in analysed}
     keys |= {boards.advent_key(d.year) for d in dates if boards.in_advent(d)}
-    for season_id in Season.objects.values_list("pk", flat=True):
+    for season_id, start_date, end_date in Season.objects.values_list(
+        "pk", "start_date", "end_date"
+    ):
         keys |= {boards.season_key(season_id, kind) for kind in boards.SEASON_KINDS}
+        keys |= boards.season_advent_keys(SeasonSpan(season_id, start_date, end_date), dates)
     return keys
 
 
@@ -272,16 +280,41 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
 
 
 def season_boards_rebuild(*, season_id: int) -> list[str]:
-    """Rebuild a season's boards (after its dates changed, or from the admin action)."""
-    return boards_reconcile(keys=[boards.season_key(season_id, k) for k in boards.SEASON_KINDS])
+    """Rebuild a season's boards (after its dates changed, or from the admin action):
+    those it calls for now and those it still has (an advent its dates left)."""
+    keys = _season_boards_held(season_id)
+    keys |= {boards.season_key(season_id, kind) for kind in boards.SEASON_KINDS}
+    season = Season.objects.filter(pk=season_id).first()
+    if season is not None:
+        dates = (
+            rounds_counting()
+            .order_by()
+            .filter(challenge__date__range=(season.start_date, season.end_date))
+            .values_list("challenge__date", flat=True)
+            .distinct()
+        )
+        span = SeasonSpan(season.pk, season.start_date, season.end_date)
+        keys |= boards.season_advent_keys(span, dates)
+    return boards_reconcile(keys=keys)
+
+
+def _season_boards_held(season_id: int) -> set[str]:
+    prefix = boards.season_prefix(season_id)
+    return set(
+        BoardHistogram.objects.filter(board__startswith=prefix)
+        .order_by()
+        .values_list("board", flat=True)
+        .distinct()
+    )
 
 
 def season_delete(*, season: Season) -> None:
     """Delete a season and its boards."""
     prefix = boards.season_prefix(season.pk)
     with transaction.atomic():
-        keys = [boards.season_key(season.pk, kind) for kind in boards.SEASON_KINDS]
-        sql.lock_boards(keys, exclusive=True)
+        keys = _season_boards_held(season.pk)
+        keys |= {boards.season_key(season.pk, kind) for kind in boards.SEASON_KINDS}
+        sql.lock_boards(sorted(keys), exclusive=True)
         for model in (BoardEntry, BoardHistogram, BoardHistogramBlock):
             model.objects.filter(board__startswith=prefix).delete()
         season.delete()

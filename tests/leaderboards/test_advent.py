@@ -5,6 +5,8 @@ import datetime as dt
 import pytest
 
 from daily.services import challenge_get_or_create
+from leaderboards import services
+from leaderboards.models import Season
 from tests.factories import make_player
 from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
 
@@ -87,6 +89,40 @@ def test_the_advent_board_sums_december_1_to_24_only():
     assert [line["value"] for line in body["results"]] == [600, 600]
     assert ranks(body) == [1, 1]
     assert calendar["total"] == 600 and calendar["rank"] == 1
+
+
+def test_a_seasons_advent_board_sums_the_advent_days_inside_the_season():
+    # SPEC §8 and §10: the advent board has ?season= like every board.
+    season = Season.objects.create(
+        name="Early advent", slug="early", start_date=dec(2), end_date=dec(10)
+    )
+    autumn = Season.objects.create(
+        name="Autumn", slug="autumn", start_date=dt.date(2026, 9, 1), end_date=dt.date(2026, 11, 30)
+    )
+    a, client = make_player("ann")
+    b, _ = make_player("bob")
+    ranked(a, dec(1), 500)  # in the advent, before the season
+    ranked(a, dec(2), 200)
+    ranked(a, dec(3), 100)
+    ranked(b, dec(4), 250)
+    ranked(b, dec(11), 600)  # in the advent, after the season
+    with travel(noon(dec(12))):
+        whole = board(client, "advent/2026/")
+        early = board(client, "advent/2026/", season=season.slug)
+        outside = client.get("/api/v1/leaderboards/advent/2026/", {"season": autumn.slug})
+        next_year = client.get("/api/v1/leaderboards/advent/2027/", {"season": season.slug})
+    assert [(x["username"], x["value"]) for x in whole["results"]] == [("bob", 850), ("ann", 800)]
+    assert [(x["username"], x["value"]) for x in early["results"]] == [("ann", 300), ("bob", 250)]
+    assert early["me"]["rank"] == 1
+    for answer in (outside, next_year):
+        assert answer.status_code == 404 and answer.json()["code"] == "advent_not_in_season"
+
+    # The season moved (the admin's save rebuilds its boards): its advent follows it.
+    Season.objects.filter(pk=season.pk).update(start_date=dec(1), end_date=dec(3))
+    services.season_boards_rebuild(season_id=season.pk)
+    with travel(noon(dec(12))):
+        moved = board(client, "advent/2026/", season=season.slug)
+    assert [(x["username"], x["value"]) for x in moved["results"]] == [("ann", 800)]
 
 
 def test_a_bad_year_is_404():

@@ -144,6 +144,7 @@ def test_day_close_catches_up_on_board_jobs_that_never_ran():
         "advent:2026": 250,
         f"season:{season.pk}:best": 250,
         f"season:{season.pk}:streak": 1,
+        f"season:{season.pk}:advent:2026": 250,
     }
     caught_up = boards_state()
     services.boards_reconcile()

@@ -270,8 +270,27 @@ def test_streak_and_best_day_boards_and_their_seasons():
     assert re.search(r'data-me.*?<td class="num">202</td>', best, re.S)
     assert '<option value="winter">Winter</option>' in best
     assert client.get("/boards/best-day/", {"season": "nope"}).status_code == 404
-    assert client.get("/boards/advent/2026/", {"season": "winter"}).status_code == 400
     assert client.get("/boards/best-day/", {"page": "x"}).status_code == 400
+
+
+def test_the_advent_board_has_the_seasons_with_advent_days():
+    _, client = logged_in()
+    Season.objects.create(
+        name="Advent",
+        slug="advent",
+        start_date=dt.date(2026, 12, 1),
+        end_date=dt.date(2026, 12, 24),
+    )
+    Season.objects.create(
+        name="June", slug="june", start_date=dt.date(2026, 6, 1), end_date=dt.date(2026, 6, 30)
+    )
+    whole = text(client.get("/boards/advent/2026/"))
+    assert '<option value="advent">Advent</option>' in whole
+    assert 'value="june"' not in whole  # no advent day: no advent board to pick
+    seasonal = client.get("/boards/advent/2026/", {"season": "advent"})
+    assert seasonal.status_code == 200
+    assert '<option value="advent" selected>Advent</option>' in text(seasonal)
+    assert client.get("/boards/advent/2026/", {"season": "june"}).status_code == 404
 
 
 def test_chart_coordinates_are_plain_numbers_in_every_language():

@@ -149,7 +149,7 @@ def board_advent(request: HttpRequest, year: int) -> HttpResponse:
         lambda season: board_selectors.board_advent(year=year, season_slug=season),
         title=_("Advent %(year)s") % {"year": year},
         value_label=_("Sum of December 1-24"),
-        extra=lambda season: {"year": year},
+        extra=lambda season: {"year": year, "seasons": board_selectors.season_list(advent_of=year)},
     )
 
 
