@@ -535,10 +535,13 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
     }
 
 
-def season_list(*, advent_of: int | None = None) -> list[Season]:
-    """Every season, newest first, for a board's season picker; with ``advent_of``,
-    those with a day of that year's advent (the others have no advent board)."""
+def season_list(*, day: dt.date | None = None, advent_of: int | None = None) -> list[Season]:
+    """Every season, newest first, for a board's season picker; only those that have
+    the board: with ``day``, the seasons holding that day (a day's boards); with
+    ``advent_of``, those with a day of that year's advent."""
     seasons = Season.objects.order_by("-start_date", "slug")
+    if day is not None:
+        seasons = seasons.filter(start_date__lte=day, end_date__gte=day)
     if advent_of is not None:
         first, last = boards.advent_range(advent_of)
         seasons = seasons.filter(start_date__lte=last, end_date__gte=first)

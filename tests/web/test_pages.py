@@ -293,6 +293,23 @@ def test_the_advent_board_has_the_seasons_with_advent_days():
     assert client.get("/boards/advent/2026/", {"season": "june"}).status_code == 404
 
 
+def test_a_days_board_offers_the_seasons_that_hold_the_day():
+    _, client = logged_in()
+    today = clock.today()
+    Season.objects.create(name="Now", slug="now", start_date=today, end_date=today)
+    Season.objects.create(
+        name="Long ago",
+        slug="long-ago",
+        start_date=dt.date(2025, 6, 1),
+        end_date=dt.date(2025, 6, 30),
+    )
+    for path in (f"/boards/daily/{today}/", f"/boards/decisions/{today}/"):
+        page = text(client.get(path))
+        assert '<option value="now">Now</option>' in page
+        assert 'value="long-ago"' not in page  # picked, it would be 404 date_not_in_season
+    assert '<option value="long-ago">Long ago</option>' in text(client.get("/boards/best-day/"))
+
+
 def test_chart_coordinates_are_plain_numbers_in_every_language():
     me, client = logged_in()
     for back, total in ((2, 150), (1, 260), (0, 211)):

@@ -83,6 +83,7 @@ def _day_links(day: dt.date) -> Callable[[str | None], dict[str, Any]]:
         previous_day, next_day = board_selectors.board_days(day=day, season_slug=season)
         return {
             "day": day,
+            "seasons": board_selectors.season_list(day=day),
             "previous_day": previous_day,
             "next_day": next_day,
             "revealed": clock.is_revealed(day),
