@@ -1,9 +1,9 @@
 """A revealed day's decisions in a real browser (headless Chromium, SPEC §12): the "best
 decisions" tab between the day's two boards, the accuracy chart on the player page at
-a phone's width, and the sentence under the finished daily round. The rounds are
-completed through the services and their losses written as the analysis job writes
-them (``analysed``); the days lie in the past, so the live server's own clock has
-revealed them."""
+a phone's width, the sentence under the finished daily round, and the round's analysis
+on a phone in every language. The rounds are completed through the services and their
+losses written as the analysis job writes them (``analysed``); the days lie in the
+past, so the live server's own clock has revealed them."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from daily import clock
+from tests.games.skill_rounds import bot, play_ranked
 from tests.leaderboards.conftest import ranked
 from tests.leaderboards.test_decisions_board import analysed
-from tests.web.conftest import PASSWORD, PHONE, screenshot
+from tests.web.conftest import DESKTOP, PASSWORD, PHONE, screenshot
 from tests.web.test_browser_finish import log_in
 from tests.web.test_browser_first_contact import LANGUAGES
 
@@ -89,3 +90,35 @@ def test_the_player_pages_decisions_table_fits_a_phone_in_every_language(open_pa
         expect(page.locator("[data-decision-day]")).to_have_count(3)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"/players/ada/ in {language} is {width} px wide"
+
+
+def test_a_daily_rounds_analysis_fits_a_phone_in_every_language(open_page, maxi_table):
+    """The analysis' turn by turn table (the dice, your move, the best one, the points
+    lost): a move that keeps dice shows them after its sentence, up to six in Maxi, and
+    five columns of them were as wide as their longest words and dice, 505 px in Dutch
+    on a 390 px phone (Swedish, Norwegian, Finnish, Polish, German and Spanish over 400)
+    until each decision stacked under its turn there. A wide screen keeps the table."""
+    ada = User.objects.create_user(username="ada", password=PASSWORD)
+    mine = play_ranked(ada, clock.today() - dt.timedelta(days=3), bot("medium"))
+    page = open_page(PHONE)
+    log_in(page, ada)
+    widths = {}
+    for language in LANGUAGES:
+        User.objects.filter(username="ada").update(language=language)
+        page.goto(f"/play/{mine.id}/analysis/")
+        expect(page.locator("tbody[data-turn]")).to_have_count(20)
+        widths[language] = page.evaluate("document.documentElement.scrollWidth")
+    too_wide = {lang: px for lang, px in widths.items() if px > PHONE["width"]}
+    assert not too_wide, f"the analysis is wider than {PHONE['width']} px: {too_wide}"
+    # Stacked, it is still a table to a screen reader: the five headings, each turn's.
+    expect(page.get_by_role("columnheader")).to_have_count(5)
+    expect(page.get_by_role("rowheader")).to_have_count(20)
+    # On the screen each cell shows its column's heading instead of the heading row.
+    headings = page.locator("table.analysis thead")
+    labels = page.locator("tbody[data-turn='1'] tr").first.locator(".cell-label")
+    expect(labels).to_have_count(5)
+    expect(labels.nth(2)).to_be_visible()
+    assert headings.bounding_box()["height"] <= 1
+    page.set_viewport_size(DESKTOP)
+    expect(labels.nth(2)).to_be_hidden()
+    assert headings.bounding_box()["height"] > 20
