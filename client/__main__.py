@@ -115,14 +115,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="the day, as DATE does"
     )
-    p.add_argument("--year", type=int, help="the year of the advent board")
+    p.add_argument("--year", type=commands.year_arg, help="the year of the advent board")
     p.add_argument("--page", type=int, help="page number")
     p.add_argument("--around-me", action="store_true", help="the entries around you")
     p.add_argument("--season", metavar="SLUG", help="a season's board")
     p.set_defaults(handler=commands.boards)
 
     p = command("advent", "the advent calendar's 24 doors")
-    p.add_argument("year", nargs="?", type=int, help="default: this year")
+    p.add_argument("year", nargs="?", type=commands.year_arg, help="default: this year")
     p.set_defaults(handler=commands.advent)
 
     p = command("rules", "the rules of a ruleset, as the server words them")

@@ -31,6 +31,7 @@ from client.verify import NotVerifiable, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FRIEND_CODE = re.compile(r"^[0-9A-TV-Z]{8}$")
+YEAR = re.compile(r"^[1-9][0-9]{3}$")
 """A friend code as the server reads it: 8 of Crockford's base32, where O, I and L are
 read as 0, 1 and 1 (so only U is never in one)."""
 
@@ -53,6 +54,21 @@ def date_arg(text: str) -> str:
     except ValueError:
         pass
     raise argparse.ArgumentTypeError(f"{text} is not a day: dates are YYYY-MM-DD, e.g. 2026-12-01")
+
+
+def year_arg(text: str) -> int:
+    """A year as four digits, as the API's paths take it (``advent/2026/``); never 0,
+    which would read as "no year given" and show this year's instead.
+
+    >>> year_arg("2026")
+    2026
+    >>> year_arg("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 0 is not a year: years are four digits, e.g. 2026
+    """
+    if YEAR.match(text.strip()):
+        return int(text)
+    raise argparse.ArgumentTypeError(f"{text} is not a year: years are four digits, e.g. 2026")
 
 
 def round_id_arg(text: str) -> str:

@@ -471,6 +471,9 @@ def test_boards_and_advent_are_shown(ada):
         (["verify", "2026-1-1"], "2026-1-1 is neither a round id"),
         (["friend", "7KQ30AB"], "7KQ30AB is not a friend code: a code is 8 letters and digits"),
         (["friend", "UUUUUUUU"], "UUUUUUUU is not a friend code"),
+        (["advent", "0"], "0 is not a year: years are four digits, e.g. 2026"),
+        (["advent", "26"], "26 is not a year"),
+        (["boards", "advent", "--year", "0"], "0 is not a year"),
     ],
 )
 def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
