@@ -31,9 +31,10 @@ from client.verify import NotVerifiable, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FRIEND_CODE = re.compile(r"^[0-9A-TV-Z]{8}$")
-YEAR = re.compile(r"^[1-9][0-9]{3}$")
 """A friend code as the server reads it: 8 of Crockford's base32, where O, I and L are
 read as 0, 1 and 1 (so only U is never in one)."""
+YEAR = re.compile(r"^[1-9][0-9]{3}$")
+"""A year as the API's paths take it: four digits, the first not 0."""
 
 
 # -- what the player types, checked before anything is sent ------------------------------
