@@ -188,7 +188,7 @@ def _banner(url: str, seconds: float) -> str:
             f"  Admin:                 {url}admin/",
             f"  Health:                {url}health/",
             f"  Create an admin:       {python} manage.py createsuperuser",
-            "Starting the Celery worker and its beat; Ctrl-C stops all three.",
+            "Starting the Celery workers and the beat; Ctrl-C stops them all.",
             "",
         ]
     )

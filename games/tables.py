@@ -427,20 +427,6 @@ def _retry_after(row: StrategyTable | None) -> int:
     return 10
 
 
-def tables_status() -> list[dict[str, Any]]:
-    """Every table the service has needed, with its build state (for /health/)."""
-    return [
-        {
-            "ruleset": row.ruleset,
-            "options": row.options,
-            "status": row.status,
-            "progress": round(row.progress, 3),
-            "error": row.error or None,
-        }
-        for row in StrategyTable.objects.all()
-    ]
-
-
 def tables_warm() -> list[str]:
     """Load what hints and the computer need before a web server forks its workers: the
     solver's compiled kernels, the Maxi state layout, and every default table already
