@@ -32,7 +32,8 @@ def _board_page(
     value_label: str,
     extra: Callable[[str | None], dict[str, Any]] | None = None,
 ) -> HttpResponse:
-    """A board's page; ``extra`` adds what the board's kind shows, from the season."""
+    """A board's page; ``extra`` adds what the board's kind shows, from the season (its
+    ``seasons``, the picker's, where only some seasons have the board)."""
     query = BoardQuerySerializer(data=request.GET)
     if not query.is_valid():
         return error_page(request, _("That is not a page of this board."), status=400)
@@ -49,6 +50,9 @@ def _board_page(
         cursor=query.validated_data.get("cursor"),
     )
     keep = {"season": season} if season else {}
+    shown = extra(season) if extra else {}
+    if "seasons" not in shown:  # a board's kind may pick the seasons that have it
+        shown["seasons"] = board_selectors.season_list()
     context = {
         "title": title,
         "value_label": value_label,
@@ -60,10 +64,9 @@ def _board_page(
         "around_url": f"{request.path}?{urlencode({'around': 'me', **keep})}",
         "first_url": request.path + (f"?{urlencode(keep)}" if keep else ""),
         "season": season,
-        "seasons": board_selectors.season_list(),
         "streaks": board.kind == boards.STREAK,
         "decisions": board.kind == boards.DECISIONS,
-        **(extra(season) if extra else {}),
+        **shown,
     }
     if board.kind == boards.DAILY:
         me = view.me and {**view.me, "on_board": True}
