@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404
 from django.utils.functional import Promise
-from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -125,6 +125,12 @@ def _bounded(detail: Any, depth: int = 0) -> Any:
     return encodable(str(detail)[:500])
 
 
+# A database that does not answer (a restart, a failover): the API's 503
+# `database_unavailable` and the pages' 503 (web.middleware) say this, with Retry-After.
+DATABASE_UNAVAILABLE = gettext_lazy("The database is unavailable; retry shortly.")
+DATABASE_RETRY_AFTER = "2"
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON body of an error response.
 
@@ -157,11 +163,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", type(exc).__name__)
         return Response(
-            error_body(
-                "database_unavailable", gettext("The database is unavailable; retry shortly.")
-            ),
+            error_body("database_unavailable", str(DATABASE_UNAVAILABLE)),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
-            headers={"Retry-After": "2"},
+            headers={"Retry-After": DATABASE_RETRY_AFTER},
         )
     if isinstance(exc, DatabaseError):
         return None

@@ -25,6 +25,9 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
+# A page whose database does not answer is a 503 with Retry-After, not a 500.
+handler500 = "web.helpers.server_error"
+
 if settings.BENCH_ENDPOINTS:
     # Off unless asked for: the framework-floor baseline is no endpoint of the product.
     urlpatterns += [path("", include("bench.urls"))]

@@ -5,6 +5,7 @@ and the held dice carried in a page's query string."""
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -13,17 +14,26 @@ from urllib.parse import quote
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views import defaults
 from django.views.decorators.http import require_POST
 
 import yatzy
 from accounts.models import User
-from config.api_errors import NotFoundError, ServiceError, error_text
+from config.api_errors import (
+    DATABASE_RETRY_AFTER,
+    DATABASE_UNAVAILABLE,
+    NotFoundError,
+    ServiceError,
+    error_text,
+)
 from config.throttling import ScopedThrottle
 
 View = Callable[..., HttpResponse]
@@ -44,8 +54,28 @@ def page_errors(view: View) -> View:
     return wrapper
 
 
-def error_page(request: HttpRequest, message: str, *, status: int) -> HttpResponse:
-    return render(request, "web/error.html", {"message": message}, status=status)
+def error_page(
+    request: HttpRequest, message: str, *, status: int, title: str | None = None
+) -> HttpResponse:
+    """The error page: ``message`` under a heading, titled ``title`` ("Not here" unless
+    given)."""
+    return render(request, "web/error.html", {"message": message, "title": title}, status=status)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: a database that does not answer (a restart, a failover; raised by
+    a view or a middleware reading the player) is a 503 with ``Retry-After`` and the
+    API's message, laid out for a visitor (the player cannot be read); anything else is
+    Django's own 500."""
+    exc = sys.exc_info()[1]
+    if not isinstance(exc, (OperationalError, InterfaceError)):
+        return defaults.server_error(request)
+    request.user = AnonymousUser()
+    response = error_page(
+        request, str(DATABASE_UNAVAILABLE), status=503, title=_("This page cannot be shown")
+    )
+    response["Retry-After"] = DATABASE_RETRY_AFTER
+    return response
 
 
 def player_or_none(request: HttpRequest) -> User | None:

@@ -206,3 +206,29 @@ def test_json_log_lines_carry_the_request_id_of_their_request():
     assert unauthorized, lines
     assert all(line["request_id"] == "req-42" for line in unauthorized)
     assert {"time", "level", "logger", "message"} <= set(unauthorized[0])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "logged_in"),
+    [
+        ("/", False),
+        ("/", True),
+        ("/boards/best-day/", False),
+        ("/games/", True),
+        ("/settings/", True),
+    ],
+)
+def test_an_unreachable_database_is_a_503_page_with_retry_after(client, logged_in, path):
+    client.raise_request_exception = False
+    """The pages answer a database outage as the API does: 503 with Retry-After and the
+    same message, not a 500 (raised by a view, or by the middleware reading a logged-in
+    player's session)."""
+    if logged_in:
+        player, _ = make_player()
+        client.force_login(player)
+    with connection.execute_wrapper(DatabaseDown(failures=10**6)):
+        response = client.get(path)
+    assert response.status_code == 503
+    assert int(response["Retry-After"]) > 0
+    assert "The database is unavailable; retry shortly." in response.content.decode()
