@@ -151,6 +151,66 @@ def test_the_worker_ping_is_asked_again_when_redis_has_restarted(tmp_path):
         redis.stop()
 
 
+@pytest.mark.parametrize("broker", ["refuses", "never answers"])
+def test_the_worker_ping_says_at_once_that_the_broker_is_down(broker):
+    """A broker that refuses connections (Redis stopped) made the ping's publish retry
+    for about 6 s, twice: /health/ answered its 503 after 12 s, longer than a load
+    balancer's check waits, holding a web worker all that time; one that accepts and
+    never answers (Redis frozen) held it until the socket gave up. Both are said within
+    a few timeouts of the check's own."""
+    import socket
+    import threading
+
+    from celery import Celery
+    from health_check.exceptions import ServiceUnavailable
+
+    silent = socket.create_server(("127.0.0.1", 0))  # accepts (the kernel does), says nothing
+    port = silent.getsockname()[1]
+    if broker == "refuses":
+        silent.close()  # nothing listens there now
+    app = Celery("health-test", broker=f"redis://127.0.0.1:{port}/0", set_as_current=False)
+    check = health.WorkerPing(app=app, timeout=dt.timedelta(seconds=0.5))
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            check.run()
+        except BaseException as exc:  # handed to the test's thread
+            raised.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout=4)  # a load balancer's usual wait; the check allows 2 x 0.5 s
+    try:
+        assert not worker.is_alive(), "the check was still waiting on the broker after 4 s"
+        assert len(raised) == 1 and isinstance(raised[0], ServiceUnavailable), raised
+        assert "The broker does not answer" in str(raised[0])
+    finally:
+        silent.close()
+        app.close()
+
+
+def test_the_redis_check_gives_up_on_a_redis_that_never_answers(settings):
+    """A Redis that accepts and never answers (frozen) held the Redis check, and the
+    /health/ request with it, until the socket gave up: its client had no timeout."""
+    import asyncio
+    import socket
+
+    from django.utils.module_loading import import_string
+    from health_check.exceptions import HealthCheckException
+
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        settings.REDIS_URL = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        ((name, options),) = [c for c in health.configured_checks() if "redis" in str(c[0])]
+        check = import_string(name)(**options)
+
+        async def run() -> None:
+            await asyncio.wait_for(check.run(), timeout=4)  # a load balancer's usual wait
+
+        with pytest.raises(HealthCheckException, match="Redis"):
+            asyncio.run(run())
+
+
 def test_the_heartbeat_job_is_what_health_reads(filesystem_broker):
     assert APIClient().get("/health/", HTTP_ACCEPT=JSON).status_code == 503
     # apply(), not delay(): even an eager delay() opens the app's broker connection pool,
