@@ -9,6 +9,7 @@ a local-memory cache and DEBUG on. Setting ``DEBUG=false`` means production: the
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import environ
 from celery.schedules import crontab
@@ -242,11 +243,22 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 
 # --- The daily challenge --------------------------------------------------------------
-DAILY_TIME_ZONE = env.str("DAILY_TIME_ZONE", default="UTC")
+DAILY_TIME_ZONE = str(env.str("DAILY_TIME_ZONE", default="UTC"))
+try:  # an unknown zone would fail every request that asks what day it is
+    ZoneInfo(DAILY_TIME_ZONE)
+except (ValueError, ZoneInfoNotFoundError) as exc:
+    raise ImproperlyConfigured(
+        f"DAILY_TIME_ZONE must be an IANA time zone (UTC, Europe/Copenhagen): {exc}"
+    ) from exc
 _grace = str(env.str("DAILY_GRACE", default="30"))
 _grace_parsed = timedelta(minutes=int(_grace)) if _grace.isdigit() else parse_duration(_grace)
-if _grace_parsed is None:
-    raise ImproperlyConfigured("DAILY_GRACE must be minutes (30) or a duration (00:30:00).")
+# The seed is revealed when the grace period ends: a negative one would reveal it while
+# the day's ranked rounds are played, and one of a day or more would still let
+# yesterday's rounds be played when today's day ends (daily/clock.py assumes less).
+if _grace_parsed is None or not timedelta(0) <= _grace_parsed < timedelta(days=1):
+    raise ImproperlyConfigured(
+        "DAILY_GRACE must be minutes (30) or a duration (00:30:00), at least 0 and under a day."
+    )
 DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
 DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)

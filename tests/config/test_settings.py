@@ -42,3 +42,27 @@ def test_production_with_a_short_secret_key_fails_at_start():
     result = django_check(DEBUG="false", SECRET_KEY="k" * 49, DAILY_SEED_SECRET="s" * 32)
     assert result.returncode != 0
     assert "SECRET_KEY must be at least 50 characters" in result.stderr
+
+
+@pytest.mark.parametrize("grace", ["-30", "-0:30:00", "1 00:00:00", "1440"])
+def test_a_daily_grace_below_zero_or_of_a_day_fails_at_start(grace):
+    """A negative grace period revealed the day's seed before the day ended (while its
+    ranked rounds were still played); one of a day or more kept yesterday's rounds open
+    past today's end."""
+    result = django_check(DAILY_GRACE=grace)
+    assert result.returncode != 0
+    assert "DAILY_GRACE" in result.stderr
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "", "../etc/passwd"])
+def test_an_unknown_daily_time_zone_fails_at_start(zone):
+    """It started, and every page and daily endpoint was a 500."""
+    result = django_check(DAILY_TIME_ZONE=zone)
+    assert result.returncode != 0
+    assert "DAILY_TIME_ZONE" in result.stderr
+
+
+@pytest.mark.parametrize(("zone", "grace"), [("Europe/Copenhagen", "0"), ("UTC", "23:59:59")])
+def test_a_daily_time_zone_and_grace_within_bounds_start(zone, grace):
+    result = django_check(DAILY_TIME_ZONE=zone, DAILY_GRACE=grace)
+    assert result.returncode == 0, result.stderr
