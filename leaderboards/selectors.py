@@ -62,6 +62,7 @@ class Board:
     frozen: bool = False
     expert_total: int | None = None  # daily boards of revealed days
     analysed: bool | None = None  # a day's decisions board: every round has its loss
+    last_day: dt.date | None = None  # a season's boards: its end, after which no run goes on
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,8 @@ def board_ranked(*, kind: str, season_slug: str | None = None) -> Board:
     """The best-day or streak board, overall or of a season."""
     if season_slug is None:
         return Board(kind, kind)
-    return Board(boards.season_key(season_get(slug=season_slug).pk, kind), kind)
+    season = season_get(slug=season_slug)
+    return Board(boards.season_key(season.pk, kind), kind, last_day=season.end_date)
 
 
 def board_decisions(*, day: dt.date | None = None, season_slug: str | None = None) -> Board:
@@ -273,7 +275,10 @@ def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[
     }
     if board.kind == boards.STREAK:
         line["current"] = streak_current(
-            last_date=row["streak_last_date"], last_run=row["streak_last_run"], today=today
+            last_date=row["streak_last_date"],
+            last_run=row["streak_last_run"],
+            today=today,
+            last_day=board.last_day,
         )
     return line
 

@@ -96,3 +96,24 @@ def test_a_season_streak_only_counts_the_seasons_dates_and_ends_with_it():
         seasonal = board(client, "streaks/", season=season.slug)["me"]
     assert (overall["value"], overall["current"]) == (7, 7)
     assert (seasonal["value"], seasonal["current"]) == (3, 0)
+
+
+def test_a_season_streak_is_not_current_the_day_after_the_season_ends():
+    """SPEC §5: a run ending yesterday is current only while today's round is still
+    possible, and no round of a day after the season counts in it. The day after the
+    season's end showed the season's last run as current (and 0 the day after that)."""
+    season = Season.objects.create(name="S", slug="s", start_date=day(3), end_date=day(5))
+    user, client = make_player()
+    for n in range(3, 6):
+        ranked(user, day(n), 100)
+    with at(noon(day(5), 30)):
+        assert my_streak_in(client, season) == (3, 3)  # the season's last day: current
+    with at(noon(day(6), 30)):
+        assert my_streak_in(client, season) == (3, 0)
+        assert board(client, "streaks/", season=season.slug)["results"][0]["current"] == 0
+        assert my_streak(client) == (3, 3)  # the overall run goes on today
+
+
+def my_streak_in(client, season) -> tuple[int, int]:
+    me = board(client, "streaks/", season=season.slug)["me"]
+    return me["value"], me["current"]
