@@ -122,7 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=commands.boards)
 
     p = command("advent", "the advent calendar's 24 doors")
-    p.add_argument("year", nargs="?", type=commands.year_arg, help="default: this year")
+    p.add_argument(
+        "year",
+        nargs="?",
+        type=commands.year_arg,
+        help="default: the latest that has begun (last December's until December)",
+    )
     p.set_defaults(handler=commands.advent)
 
     p = command("rules", "the rules of a ruleset, as the server words them")

@@ -23,6 +23,7 @@ import httpx
 from rich.console import Console
 from rich.text import Text
 
+import yatzy
 from client import render
 from client.api import ApiClient, ApiError, ConnectionLost, sentence
 from client.play import LineReader, PlaySession
@@ -442,7 +443,7 @@ def boards(app: App, args: argparse.Namespace) -> int:
             day = day or api.daily()["date"]
             subtitle = str(day)
         elif args.board == "advent":
-            year = year or int(str(api.daily()["date"])[:4])
+            year = year or _advent_year(api)
             subtitle = str(year)
         if args.season:
             subtitle += f" · season {args.season}"
@@ -458,10 +459,16 @@ def boards(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
+def _advent_year(api: ApiClient) -> int:
+    """The advent calendar shown without a year: the latest that has begun on the
+    server's day, as the pages show it (last December's from January to November)."""
+    return yatzy.advent_latest_year(dt.date.fromisoformat(str(api.daily()["date"])))
+
+
 def advent(app: App, args: argparse.Namespace) -> int:
     """The 24 doors of the advent calendar."""
     with app.api() as api:
-        year = args.year or int(str(api.daily()["date"])[:4])
+        year = args.year or _advent_year(api)
         calendar = api.advent(year)
     app.console.print(render.advent_calendar(calendar))
     return 0

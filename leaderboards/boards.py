@@ -180,15 +180,6 @@ def advent_showing(day: dt.date) -> bool:
     return day.month == 12
 
 
-def advent_latest_year(day: dt.date) -> int:
-    """The year of the latest advent calendar that has begun by ``day``.
-
-    >>> advent_latest_year(dt.date(2026, 12, 1)), advent_latest_year(dt.date(2027, 11, 30))
-    (2026, 2026)
-    """
-    return day.year if day.month == 12 else day.year - 1
-
-
 def best_line(played: Iterable[Played]) -> Line | None:
     """The best score; among equal scores the earliest completed.
 

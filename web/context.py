@@ -9,8 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
+import yatzy
 from daily import clock
-from leaderboards import boards
 from web.helpers import account_links
 
 
@@ -22,7 +22,7 @@ def site(request: HttpRequest) -> dict[str, Any]:
         if user is not None and user.is_authenticated
         else settings.DAILY_TIME_ZONE,
         "nav_today": today,
-        "nav_advent_year": boards.advent_latest_year(today),
+        "nav_advent_year": yatzy.advent_latest_year(today),
         "languages": settings.LANGUAGES,
         **account_links(request),
     }

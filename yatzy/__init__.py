@@ -44,6 +44,7 @@ from yatzy.rules import (
 from yatzy.standings import (
     BonusPace,
     Result,
+    advent_latest_year,
     bonus_pace,
     bonus_par,
     competition_rank,
@@ -80,6 +81,7 @@ __all__ = [
     "UnknownOptionError",
     "UnknownRulesetError",
     "YatzyError",
+    "advent_latest_year",
     "bonus_pace",
     "bonus_par",
     "commitment",

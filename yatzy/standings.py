@@ -1,11 +1,14 @@
-"""Who is ahead: competition ranks, a game's result, and the upper bonus pace.
+"""Who is ahead: competition ranks, a game's result, the upper bonus pace, and which
+advent calendar is the latest.
 
 Pure functions every layer can call (the boards, the party and computer payloads, the
-pages and the terminal client), so a rank, a result or a pace is decided in one place.
+pages and the terminal client), so a rank, a result, a pace or the advent calendar
+shown by default is decided in one place.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -135,3 +138,13 @@ def bonus_pace(ruleset: Ruleset, scorecard: Scorecard) -> BonusPace:
         "needed": max(0, threshold - upper_total),
         "reached": upper_total >= threshold,
     }
+
+
+def advent_latest_year(day: dt.date) -> int:
+    """The year of the latest advent calendar that has begun by ``day`` (a daily's
+    date): the calendar and advent board shown when no year is asked for.
+
+    >>> advent_latest_year(dt.date(2026, 12, 1)), advent_latest_year(dt.date(2027, 11, 30))
+    (2026, 2026)
+    """
+    return day.year if day.month == 12 else day.year - 1

@@ -460,6 +460,23 @@ def test_boards_and_advent_are_shown(ada):
         assert "yatzy-play play --date 2026-12-DD (DD the door)" in out and "YYYY" not in out
 
 
+def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada):
+    """From January to November the calendar and board shown without a year are last
+    December's, as the pages' navigation has them; the client showed the coming
+    December's, 24 locked doors and an empty board."""
+    with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
+        assert ada("play", keys=turn_keys(20))[0] == 0  # a ranked daily of December 5
+    total = Round.objects.get(player__username="ada", ranked=True).total
+    with time_machine.travel(dt.datetime(2027, 1, 10, 12, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("advent")
+        assert status == 0 and "Advent calendar 2026" in out and f"Total {total}" in out, out
+        status, out, _ = ada("boards", "advent", "--around-me")
+        assert status == 0 and f"you: #1 with {total}" in out, out
+    with time_machine.travel(dt.datetime(2027, 12, 1, 12, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("advent")
+        assert status == 0 and "Advent calendar 2027" in out, out
+
+
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
