@@ -321,7 +321,15 @@ class ShareCodeAdmin(ListFilterLookupsOnly):
         count: int = getattr(obj, "play_count", 0)
         return count
 
-    @admin.action(description="Revoke the selected codes (no new rounds; 404 but to who played)")
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        # The list is read-only to everyone (has_change_permission), yet revoking is a
+        # change: the model's change permission allows it, not the view permission.
+        return request.user.has_perm("games.change_sharecode")
+
+    @admin.action(
+        description="Revoke the selected codes (no new rounds; 404 but to who played)",
+        permissions=["revoke"],
+    )
     def revoke(self, request: HttpRequest, queryset: QuerySet[ShareCode]) -> None:
         revoked = share_codes_revoke(codes=queryset)
         self.message_user(request, f"Revoked {revoked} code(s).", messages.SUCCESS)

@@ -67,7 +67,9 @@ class SeasonAdmin(ListFilterLookupsOnly):
         for season in queryset:
             services.season_delete(season=season)
 
-    @admin.action(description=_("Recompute the boards of the selected seasons"))
+    @admin.action(
+        description=_("Recompute the boards of the selected seasons"), permissions=["change"]
+    )
     def recompute_boards(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         for season in queryset:
             jobs.season_boards_schedule(season=season)

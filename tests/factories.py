@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from django.contrib.auth.models import Permission
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -20,6 +22,22 @@ def make_player(username: str | None = None, **fields: Any) -> tuple[User, APICl
     )
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {user_token_create(user=user)}")
+    return user, client
+
+
+def staff_client(*perms: str, username: str = "staffer") -> tuple[User, Client]:
+    """A staff member who is no superuser, with only ``perms`` ("app.codename"), logged
+    in to the admin."""
+    user = User.objects.create_user(
+        username=username, password="correct-horse-battery-9", is_staff=True
+    )
+    for perm in perms:
+        app_label, codename = perm.split(".")
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    client = Client()
+    client.force_login(user)
     return user, client
 
 

@@ -10,7 +10,7 @@ import time_machine
 import yatzy
 from games import tables
 from games.models import StrategyTable
-from tests.factories import make_player
+from tests.factories import make_player, staff_client
 
 pytestmark = pytest.mark.django_db
 
@@ -81,6 +81,27 @@ def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client
     admin_client.post("/admin/games/sharecode/", bulk)
     assert ShareCode.objects.filter(pk=share.pk).exists()
     assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
+
+
+def test_revoking_a_code_needs_the_change_permission():
+    """A staff member who may only look at the codes could revoke them."""
+    from games.models import ShareCode
+    from tests.games.conftest import new_game, play_worst_boxes
+
+    _, sharer = make_player(username="sally")
+    shared = play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy"))
+    code = sharer.post(f"/api/v1/rounds/{shared['id']}/share/").json()["code"]
+    share = ShareCode.objects.get(code=code)
+    selected = {"action": "revoke", "_selected_action": [share.pk]}
+    _, viewer = staff_client("games.view_sharecode", username="viewer")
+    assert 'value="revoke"' not in viewer.get("/admin/games/sharecode/").content.decode()
+    viewer.post("/admin/games/sharecode/", selected)
+    share.refresh_from_db()
+    assert share.revoked_at is None
+    _, editor = staff_client("games.view_sharecode", "games.change_sharecode", username="editor")
+    editor.post("/admin/games/sharecode/", selected)
+    share.refresh_from_db()
+    assert share.revoked_at is not None
 
 
 def test_a_party_seats_round_is_deleted_only_with_its_party(admin_client):

@@ -10,7 +10,7 @@ from accounts.models import User
 from leaderboards import services
 from leaderboards.models import BoardEntry, BoardHistogram, BoardHistogramBlock, Season
 from leaderboards.selectors import board_rank
-from tests.factories import make_player
+from tests.factories import make_player, staff_client
 from tests.leaderboards.conftest import ranked
 from tests.leaderboards.state import boards_state
 
@@ -170,6 +170,22 @@ def test_the_recompute_action_rebuilds_a_seasons_boards(admin_client, played):
         {"action": "recompute_boards", "_selected_action": [season.pk]},
     )
     assert response.status_code == 302
+    assert lines(season, "best") == {"ann": 300}
+
+
+def test_the_recompute_action_needs_the_change_permission(admin_client, played):
+    """A staff member who may only look at the seasons ran it: a rebuild of every board
+    they selected, a write."""
+    admin_client.post("/admin/leaderboards/season/add/", season_form())
+    season = Season.objects.get()
+    BoardEntry.objects.filter(board__startswith=f"season:{season.pk}:").delete()
+    selected = {"action": "recompute_boards", "_selected_action": [season.pk]}
+    _, viewer = staff_client("leaderboards.view_season", username="viewer")
+    assert "recompute_boards" not in viewer.get("/admin/leaderboards/season/").content.decode()
+    viewer.post("/admin/leaderboards/season/", selected)
+    assert lines(season, "best") == {}
+    _, editor = staff_client("leaderboards.change_season", username="editor")
+    editor.post("/admin/leaderboards/season/", selected)
     assert lines(season, "best") == {"ann": 300}
 
 
