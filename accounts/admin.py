@@ -12,6 +12,14 @@ from accounts.services import user_delete
 from config.admin_filters import ListFilterLookupsOnly
 
 
+def _is_superuser(request: HttpRequest) -> bool:
+    return bool(getattr(request.user, "is_superuser", False))
+
+
+def _privileged(user: User) -> bool:
+    return user.is_staff or user.is_superuser
+
+
 @admin.register(User)
 class UserAdmin(ListFilterLookupsOnly, BaseUserAdmin):
     fieldsets = (
@@ -20,6 +28,27 @@ class UserAdmin(ListFilterLookupsOnly, BaseUserAdmin):
     )
     list_display = ("username", "display_name", "language", "date_joined", "is_staff")
     search_fields = ("username", "display_name", "email")
+
+    # Privileges are a superuser's to grant, and a staff account (a superuser's too) a
+    # superuser's to change: the permission to change players (given to rename one,
+    # docs/operations.md) let a staff member make themselves a superuser, give themselves
+    # any permission, or set another operator's password and log in as them.
+    PRIVILEGES = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_readonly_fields(request, obj)
+        return fields if _is_superuser(request) else (*fields, *self.PRIVILEGES)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is not None and _privileged(obj) and not _is_superuser(request):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Asked for each account a bulk delete would take too: one refused refuses it.
+        if obj is not None and _privileged(obj) and not _is_superuser(request):
+            return False
+        return super().has_delete_permission(request, obj)
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
