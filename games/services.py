@@ -128,7 +128,7 @@ def game_create(
                 _("The expert plays an exact strategy, and none exists for saved rolls."),
                 code="expert_unsupported",
             )
-    _unfinished_games_check(player)
+    _unfinished_games_precheck(player, once)
     if level == Round.Level.EXPERT:
         # 503 table_building until the expert can play; the table stays queued for then.
         tables.table_request(rs, player=player)
@@ -169,6 +169,19 @@ def _unfinished_games_check(player: User) -> None:
             code="too_many_unfinished_games",
             params={"count": MAX_UNFINISHED_GAMES},
         )
+
+
+def _unfinished_games_precheck(player: User, once: NewGameKey | None) -> None:
+    """:func:`_unfinished_games_check` before the player's lock (an expert's table is
+    queued only for a game that may start), letting by a request whose
+    ``Idempotency-Key`` has started its game: the same request sent at once, whose game
+    filled the quota since this one looked its key up, is answered that game under the
+    lock, not refused."""
+    try:
+        _unfinished_games_check(player)
+    except ServiceError:
+        if once is None or once.game(player) is None:
+            raise
 
 
 # Visible ASCII but the comma: a header sent twice arrives joined by one ("k,k").
@@ -633,7 +646,7 @@ def party_create(
     ``MAX_UNFINISHED_GAMES``, checked under their lock like :func:`game_create`."""
     names = party_seat_names(seats)
     rs = game_ruleset(player=player, ruleset=ruleset, options=options)
-    _unfinished_games_check(player)
+    _unfinished_games_precheck(player, once)
     with transaction.atomic():
         player_lock(player=player)
         if once is not None and (started := once.game(player)) is not None:

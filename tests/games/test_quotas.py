@@ -189,6 +189,60 @@ def test_one_new_game_sent_ten_times_at_once_with_its_key_starts_one_game():
     assert Round.objects.filter(player=user).count() == 1
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"mode": "solo", "ruleset": "yatzy"},
+        {"mode": "computer", "ruleset": "yatzy"},
+        {"mode": "party", "ruleset": "yatzy", "seats": ["Ann", "Bo"]},
+    ],
+    ids=["solo", "computer", "party"],
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_new_game_sent_twice_at_once_that_fills_the_quota_is_answered_to_both(monkeypatch, body):
+    """The second sending looks its key up before the first commits, and counts the
+    games after: the game the first started is its answer, not 400
+    ``too_many_unfinished_games`` (found racing 40 sendings at gunicorn)."""
+    monkeypatch.setattr(services, "MAX_UNFINISHED_GAMES", 1)
+    user, _ = make_player()
+    first_client, second_client = _client_of(user), _client_of(user)
+    lookup = services.NewGameKey.game
+    answers = []
+
+    def first_commits_after_the_lookup(self, player):
+        found = lookup(self, player)
+        if not answers:  # the second sending's first look-up: the first one runs now
+            answers.append(None)
+            answers[0] = in_other_thread(
+                lambda: first_client.post(
+                    "/api/v1/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="both"
+                )
+            )
+        return found
+
+    monkeypatch.setattr(services.NewGameKey, "game", first_commits_after_the_lookup)
+    second = second_client.post("/api/v1/games/", body, format="json", HTTP_IDEMPOTENCY_KEY="both")
+    first = answers[0]
+    assert first.status_code == 201, first.json()
+    assert second.status_code == 201, second.json()
+    assert second.json()["id"] == first.json()["id"]
+    assert Round.objects.filter(player=user, party__isnull=True).count() == (
+        0 if body["mode"] == "party" else 1
+    )
+    assert Party.objects.filter(owner=user).count() == (1 if body["mode"] == "party" else 0)
+
+
+def in_other_thread(work):
+    def run():
+        try:
+            return work()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_parallel_log_ins_keep_the_player_within_their_tokens(monkeypatch):
     from knox.models import AuthToken
