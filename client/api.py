@@ -431,9 +431,10 @@ class ApiClient:
         result: JSON = self.request("POST", f"rounds/{round_id}/roll/", json=body)
         return result
 
-    def score(self, round_id: str, *, category: str, turn: int) -> JSON:
-        """Fill box ``category`` with the current dice."""
-        body = {"category": category, "turn": turn}
+    def score(self, round_id: str, *, category: str, turn: int, roll: int) -> JSON:
+        """Fill box ``category`` with the current dice; ``turn``/``roll`` as last seen
+        (dice rolled since, from another device, are a 409, not scored)."""
+        body = {"category": category, "turn": turn, "roll": roll}
         result: JSON = self.request("POST", f"rounds/{round_id}/score/", json=body)
         return result
 

@@ -468,7 +468,9 @@ class PlaySession:
             return new, noted, False
         if isinstance(command, Score):
             seen_turns = len((state.get("opponent") or {}).get("turns", []))
-            new = self.api.score(round_id, category=command.category, turn=state["turn"])
+            new = self.api.score(
+                round_id, category=command.category, turn=state["turn"], roll=state["roll"]
+            )
             action = {"type": "score", "category": command.category}
             messages: list[RenderableType] = self._note(
                 partial(self.journal.acted, action, new, before=state)

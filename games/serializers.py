@@ -31,11 +31,19 @@ class RollSerializer(FlatBodySerializer):
 
 
 class ScoreSerializer(FlatBodySerializer):
-    """Score the dice in a box. `turn` is the turn you last saw: when the round has
-    moved on, the answer is 409 with its current state."""
+    """Score the dice in a box. `turn` is the turn you last saw, and `roll` (optional)
+    the rolls used you last saw: when the round has moved on, the answer is 409 with its
+    current state. Without `roll`, a reroll you did not see (from another tab or device)
+    is scored."""
 
     category = StrictCharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
     turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
+    roll = StrictIntegerField(
+        min_value=0,
+        max_value=99,
+        required=False,
+        help_text="Rolls used you last saw (optional): given, dice rolled since are a 409.",
+    )
 
 
 class OpponentTurnSerializer(serializers.Serializer):

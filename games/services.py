@@ -525,14 +525,15 @@ def round_roll(
 
 
 def round_score(
-    *, round_id: UUID, player: User, category: str, turn: int
+    *, round_id: UUID, player: User, category: str, turn: int, roll: int | None = None
 ) -> tuple[Round, yatzy.Game]:
-    """Fill one open box with the current dice. ``turn`` is what the client last saw.
-    Returns the stored round and its game after the score."""
+    """Fill one open box with the current dice. ``turn`` (and ``roll``, when given) is
+    what the client last saw: with ``roll``, dice rolled since it looked are a 409, not
+    scored. Returns the stored round and its game after the score."""
     return _round_act(
         round_id=round_id,
         player=player,
-        expect={"turn": turn},
+        expect={"turn": turn} if roll is None else {"turn": turn, "roll": roll},
         act=lambda game: game.score(category),
         scores=True,
     )
@@ -698,7 +699,7 @@ def party_act(
         assert roll is not None
         round_roll(round_id=round_id, player=player, hold=hold, turn=turn, roll=roll)
     else:
-        round_score(round_id=round_id, player=player, category=category, turn=turn)
+        round_score(round_id=round_id, player=player, category=category, turn=turn, roll=roll)
     party.refresh_from_db()
     return party
 

@@ -361,6 +361,7 @@ class RollForm(forms.Form):
 class ScoreForm(forms.Form):
     category = forms.CharField(max_length=32)
     turn = IntegerTextField(min_value=0, max_value=99)
+    roll = IntegerTextField(min_value=0, max_value=99, required=False)
 
 
 class PartyRollForm(RollForm):

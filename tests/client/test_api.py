@@ -120,7 +120,7 @@ def test_an_error_message_is_passed_on_exactly_as_the_server_wrote_it():
     )
     api, _, _ = client_for(handler)
     with pytest.raises(ApiError) as caught:
-        api.score("r1", category="chance", turn=0)
+        api.score("r1", category="chance", turn=0, roll=1)
     assert (caught.value.code, caught.value.message) == ("category_used", "Chance er brugt")
 
 

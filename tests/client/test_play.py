@@ -104,7 +104,7 @@ def test_keys_roll_hold_by_die_number_and_score_by_box_number(server, tmp_path):
     assert [r[1:] for r in server.requests] == [
         ("roll/", {"hold": [], "turn": 0, "roll": 0}),
         ("roll/", {"hold": [0, 2], "turn": 0, "roll": 1}),
-        ("score/", {"category": "yatzy", "turn": 0}),
+        ("score/", {"category": "yatzy", "turn": 0, "roll": 2}),
     ]
     assert final["turn"] == 1
     text = output.getvalue()

@@ -98,6 +98,25 @@ def test_stale_request_gets_409_with_current_state(started):
     assert len(Round.objects.get(pk=state["id"]).actions) == 1
 
 
+def test_a_score_with_the_roll_it_saw_is_409_after_a_reroll_it_did_not_see(started):
+    """`roll` is optional in a score: given, dice rolled since the client looked (from
+    another tab or device) are a 409 with the current state, not scored. Without it, a
+    score takes the current dice, as SPEC §8's minimum has it."""
+    client, state = started
+    seen = post(client, state, "roll", {"hold": [], "turn": 0, "roll": 0}).json()
+    rerolled = post(client, state, "roll", {"hold": [], "turn": 0, "roll": 1}).json()
+    before = snapshot_of(state["id"])
+    stale = post(client, state, "score", {"category": "chance", "turn": 0, "roll": seen["roll"]})
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale_state")
+    assert stale.json()["current"]["dice"] == rerolled["dice"]
+    assert snapshot_of(state["id"]) == before
+    fresh = post(client, state, "score", {"category": "chance", "turn": 0, "roll": 2})
+    assert fresh.status_code == 200
+    assert fresh.json()["scorecard"]["chance"] == sum(rerolled["dice"])
+    bad = post(client, state, "score", {"category": "ones", "turn": 1, "roll": "1"})
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid_input")
+
+
 def test_malformed_json_is_400(started):
     client, state = started
     response = client.generic(

@@ -92,6 +92,18 @@ def test_acting_for_another_seat_is_409_with_the_party_and_changes_nothing():
     assert stale.status_code == 409
 
 
+def test_a_seat_score_with_the_roll_it_saw_is_409_after_a_reroll_and_changes_nothing():
+    _, client = make_player()
+    party = new_party(client, ["Ann", "Bo"], ruleset="yatzy")
+    party = party_post(client, party, "roll", seat=0, turn=0, roll=0, hold=[]).json()
+    party = party_post(client, party, "roll", seat=0, turn=0, roll=1, hold=[]).json()
+    stale = party_post(client, party, "score", seat=0, turn=0, roll=1, category="chance")
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale_state")
+    assert seat_round(stale.json()["current"], 0)["scorecard"]["chance"] is None
+    fresh = party_post(client, party, "score", seat=0, turn=0, roll=2, category="chance")
+    assert fresh.status_code == 200 and fresh.json()["current_seat"] == 1
+
+
 def test_equal_totals_share_a_rank(monkeypatch):
     # Every seat gets the same dice (the engine's one source of dice, scripted to ignore
     # the seed); Ann and Cy play alike and tie, Bo fills the worst boxes.

@@ -148,6 +148,22 @@ def test_a_stale_or_illegal_action_is_shown_as_its_message_and_changes_nothing()
     assert state(path).snapshot["turn"] == 0
 
 
+def test_the_score_form_carries_the_roll_shown_so_dice_rolled_since_are_not_scored():
+    """A page left open in one tab scores the dice it shows or nothing: after a reroll in
+    another tab, its score form (which carries the roll it showed) is 409's message."""
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    page = text(client.get(path))
+    form = re.search(r'<form id="score-form".*?</form>', page, re.S).group(0)
+    fields = dict(re.findall(r'name="(turn|roll)" value="(\d+)"', form))
+    assert fields == {"turn": "0", "roll": "1"}
+    client.post(f"{path}roll/", {"turn": 0, "roll": 1})  # the other tab
+    stale = client.post(f"{path}score/", {**fields, "category": "chance"}, follow=True)
+    assert "The round has moved on since you last saw it" in unescape(text(stale))
+    assert state(path).snapshot["scorecard"]["chance"] is None
+
+
 def test_an_incomplete_form_is_shown_as_a_message_and_changes_nothing():
     _, client = logged_in()
     path = start(client)
