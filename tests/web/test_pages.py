@@ -148,6 +148,18 @@ def test_a_stale_or_illegal_action_is_shown_as_its_message_and_changes_nothing()
     assert state(path).snapshot["turn"] == 0
 
 
+def test_a_finished_round_shows_its_card_without_the_forms_to_play_it():
+    from tests.web.test_modes import play_out
+
+    user, client = logged_in()
+    path = start(client)
+    play_out(user, state(path))
+    page = text(client.get(path))
+    assert len(re.findall(r"data-filled=", page)) == 20  # every box, with its hook
+    assert 'id="score-form"' not in page and 'id="scratch-form"' not in page
+    assert 'form="score-form"' not in page
+
+
 def test_the_score_form_carries_the_roll_shown_so_dice_rolled_since_are_not_scored():
     """A page left open in one tab scores the dice it shows or nothing: after a reroll in
     another tab, its score form (which carries the roll it showed) is 409's message."""
