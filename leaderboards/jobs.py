@@ -57,7 +57,9 @@ def player_deleting(*, player_id: int) -> None:
 
 
 def season_boards_schedule(*, season: Season) -> None:
-    """Enqueue a rebuild of the season's boards once the current transaction commits."""
+    """Owe the season's boards a rebuild (a row, caught up if its job is lost) and
+    enqueue it once the current transaction commits."""
+    services.season_boards_owe(season=season)
     enqueue_on_commit(tasks.season_boards_rebuild, season.pk)
 
 

@@ -46,6 +46,10 @@ class Season(models.Model):
         _("theme"), max_length=40, blank=True, help_text=_("Optional, e.g. winter.")
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # Since when a rebuild of its boards is owed (created, dates changed, the admin's
+    # recompute), cleared by the rebuild: the sent job can be lost with the broker's
+    # queue, so `boards_catch_up` runs a rebuild owed too long (services).
+    boards_owed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-start_date", "slug"]

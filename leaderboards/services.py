@@ -34,6 +34,9 @@ logger = logging.getLogger(__name__)
 
 # A board update still owed this long after its round completed had its job lost.
 CATCH_UP_AFTER = dt.timedelta(seconds=30)
+# A season's rebuild still owed this long after it was asked for had its job lost (or
+# is still running: then the catch-up runs it again, harmlessly, at most this often).
+SEASON_CATCH_UP_AFTER = dt.timedelta(minutes=5)
 # Owed board updates run in one transaction at most (bench.leaderboards: the per-round
 # cost of a backlog falls with the batch, as the commit and the statements are shared).
 BOARD_BATCH_ROUNDS = 32
@@ -90,7 +93,21 @@ def boards_catch_up(*, older_than: dt.timedelta = CATCH_UP_AFTER, limit: int = 1
         done += len(taken)
     if done:
         logger.warning("caught up on %d board updates whose jobs were lost", done)
+    _seasons_catch_up()
     return done
+
+
+def _seasons_catch_up() -> None:
+    """Rebuild the seasons' boards owed for over ``SEASON_CATCH_UP_AFTER`` (their jobs
+    were lost: a broker wiped, a worker killed, whose job Redis gives back only after its
+    visibility timeout). Each is claimed by moving its time to now, so catch-ups running
+    side by side do not both take it."""
+    now = timezone.now()
+    owed = Season.objects.filter(boards_owed_at__lt=now - SEASON_CATCH_UP_AFTER)
+    for season_id, since in owed.values_list("pk", "boards_owed_at"):
+        if Season.objects.filter(pk=season_id, boards_owed_at=since).update(boards_owed_at=now):
+            logger.warning("season %d: rebuilding its boards, whose job was lost", season_id)
+            season_boards_rebuild(season_id=season_id)
 
 
 def _rounds_refresh(round_ids: list[str]) -> None:
@@ -279,9 +296,18 @@ def boards_reconcile(*, keys: Iterable[str] | None = None) -> list[str]:
     return done
 
 
+def season_boards_owe(*, season: Season) -> None:
+    """Record, in the caller's transaction, that the season's boards owe a rebuild (it
+    was created, its dates changed, or the admin asked): :func:`season_boards_rebuild`
+    clears it, and :func:`boards_catch_up` runs one whose job was lost."""
+    season.boards_owed_at = timezone.now()
+    Season.objects.filter(pk=season.pk).update(boards_owed_at=season.boards_owed_at)
+
+
 def season_boards_rebuild(*, season_id: int) -> list[str]:
     """Rebuild a season's boards (after its dates changed, or from the admin action):
-    those it calls for now and those it still has (an advent its dates left)."""
+    those it calls for now and those it still has (an advent its dates left). Clears the
+    rebuild it owed, unless another was asked for meanwhile (its job runs it)."""
     keys = _season_boards_held(season_id)
     keys |= {boards.season_key(season_id, kind) for kind in boards.SEASON_KINDS}
     season = Season.objects.filter(pk=season_id).first()
@@ -295,7 +321,12 @@ def season_boards_rebuild(*, season_id: int) -> list[str]:
         )
         span = SeasonSpan(season.pk, season.start_date, season.end_date)
         keys |= boards.season_advent_keys(span, dates)
-    return boards_reconcile(keys=keys)
+    done = boards_reconcile(keys=keys)
+    if season is not None and season.boards_owed_at is not None:
+        Season.objects.filter(pk=season_id, boards_owed_at=season.boards_owed_at).update(
+            boards_owed_at=None
+        )
+    return done
 
 
 def _season_boards_held(season_id: int) -> set[str]:

@@ -459,3 +459,52 @@ def test_a_batch_of_one_player_s_two_owed_days_brings_both_days_lines():
         "streak": 2,
         "advent:2026": 470,
     }
+
+
+def test_a_season_rebuild_the_broker_lost_is_run_by_the_catch_up():
+    # A season created while the broker is down (or whose job a wiped Redis lost, or a
+    # killed worker took with it): its boards were left without the rounds played before
+    # it, until the nightly reconcile. The rebuild is owed in PostgreSQL; the catch-up
+    # runs it once it has been owed too long for its job to come.
+    early, _ = make_player("early")
+    ranked(early, DAY, 250)
+    with travel(noon(DAY, 5)):
+        with broker_down(), transaction.atomic():
+            season = Season.objects.create(
+                name="December", slug="december", start_date=DAY, end_date=DAY
+            )
+            jobs.season_boards_schedule(season=season)
+        assert not BoardEntry.objects.filter(board=f"season:{season.pk}:best").exists()
+        tasks.boards_catch_up.delay().get()  # too soon: the job may yet come
+        assert not BoardEntry.objects.filter(board=f"season:{season.pk}:best").exists()
+    with travel(noon(DAY, 11)):
+        tasks.boards_catch_up.delay().get()
+    lines = dict(BoardEntry.objects.filter(player=early).values_list("board", "value"))
+    assert lines[f"season:{season.pk}:best"] == 250
+    season.refresh_from_db()
+    assert season.boards_owed_at is None
+    before = boards_state()
+    services.boards_reconcile()
+    assert boards_state() == before
+
+
+def test_a_season_changed_during_its_rebuild_stays_owed():
+    season = Season.objects.create(name="S", slug="s", start_date=DAY, end_date=DAY)
+    with broker_down():
+        jobs.season_boards_schedule(season=season)
+    asked = Season.objects.get(pk=season.pk).boards_owed_at
+    assert asked is not None
+    real_reconcile = services.boards_reconcile
+
+    def reconcile_while_asked_again(**kwargs):
+        done = real_reconcile(**kwargs)
+        with broker_down():
+            jobs.season_boards_schedule(season=season)  # new dates saved meanwhile
+        return done
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "boards_reconcile", reconcile_while_asked_again)
+        services.season_boards_rebuild(season_id=season.pk)
+    assert Season.objects.get(pk=season.pk).boards_owed_at not in (None, asked)
+    services.season_boards_rebuild(season_id=season.pk)
+    assert Season.objects.get(pk=season.pk).boards_owed_at is None
