@@ -5,6 +5,8 @@ catalogues are well-formed. Adding a text without its translations fails here
 
 from __future__ import annotations
 
+import functools
+import gettext
 import re
 import shutil
 import subprocess
@@ -163,3 +165,120 @@ def test_compiling_writes_only_stale_catalogues(tmp_path: Path):
     assert catalogues.compile_all(tmp_path) == []
     translations = polib.mofile(str(target.with_suffix(".mo")))
     assert translations.find("Chance", msgctxt="box").msgstr == "Kans"
+
+
+# What a translation keeps of its message id beyond the placeholders: the HTML tags and
+# entities (a template's markup), the line breaks and the outer whitespace (texts joined
+# by the code), and the closing punctuation (a sentence stays a sentence, a question a
+# question; a label that is no sentence gets no full stop of its own).
+_MARKUP = re.compile(r"</?[a-zA-Z][^>]*>|&(?:[a-zA-Z]+|#\d+|#x[0-9a-fA-F]+);")
+_CLOSING = ".?!:…"
+# Japanese closes with its full-width marks: the ideographic full stop, and the
+# full-width question mark, exclamation mark and colon.
+_FULL_WIDTH = {"\u3002": ".", "\uff1f": "?", "\uff01": "!", "\uff1a": ":"}
+
+
+def _pairs(entry: polib.POEntry) -> list[tuple[str, str]]:
+    """(English, translation) for each form: the plural forms against msgid_plural."""
+    if not entry.msgid_plural:
+        return [(entry.msgid, entry.msgstr)]
+    found = forms(entry)
+    return [
+        (entry.msgid if n == 0 and len(found) > 1 else entry.msgid_plural, form)
+        for n, form in enumerate(found)
+    ]
+
+
+@functools.cache
+def _only_one(language: str) -> bool:
+    """Whether the first plural form serves n == 1 alone (it may then leave the count out)."""
+    plural = gettext.c2py(catalogues.PLURAL_FORMS[language].split("plural=", 1)[1].rstrip(";"))
+    return [n for n in range(1000) if plural(n) == 0] == [1]
+
+
+def test_the_first_plural_form_is_read_for_one_alone_where_the_language_says_so():
+    assert _only_one("en") and _only_one("pl") and _only_one("de")
+    assert not _only_one("fr")  # 0 and 1
+    assert not _only_one("ja")  # one form for every number
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_form_keeps_the_placeholders_of_the_plural(language):
+    for entry in committed(language):
+        if not entry.msgid_plural:
+            continue
+        expected = sorted(_PLACEHOLDER.findall(entry.msgid_plural))
+        for n, form in enumerate(forms(entry)):
+            found = sorted(_PLACEHOLDER.findall(form))
+            may_leave_out = n == 0 and _only_one(language) and set(found) <= set(expected)
+            assert found == expected or may_leave_out, (
+                f"{language}: form {n} of {entry.msgid_plural!r} -> {form!r}"
+            )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_the_markup_and_the_line_breaks(language):
+    for entry in committed(language):
+        for english, form in _pairs(entry):
+            where = f"{language}: {english!r} -> {form!r}"
+            assert sorted(_MARKUP.findall(form)) == sorted(_MARKUP.findall(english)), where
+            assert form.count("\n") == english.count("\n"), where
+            assert form[:1].isspace() == english[:1].isspace(), where
+            assert form[-1:].isspace() == english[-1:].isspace(), where
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_close_as_the_english_does(language):
+    for entry in committed(language):
+        for english, form in _pairs(entry):
+            mark = english.rstrip()[-1:]
+            last = form.rstrip()[-1:]
+            last = _FULL_WIDTH.get(last, last)
+            if mark in _CLOSING:
+                assert last == mark, f"{language}: {english!r} -> {form!r} (ends {mark!r})"
+            else:
+                # A full stop may close an abbreviation or a date ("Pkt.", "24.12."); a
+                # question, an exclamation or a colon is a sentence the English is not.
+                assert last not in "?!:", f"{language}: {english!r} -> {form!r}"
+
+
+# A box keeps its name wherever a text names it: the name of msgctxt "box" is in every
+# translation whose English names the box (in Finnish and Polish a word may be inflected:
+# its stem is enough). Brand names (Yatzy, Yahtzee) are left to each text. The texts
+# below describe the dice rather than name the box, and say it in words of their own.
+_BRANDS = {"Yatzy", "Maxi Yatzy", "Yahtzee"}
+_INFLECTED = {"fi", "pl"}
+_DESCRIBED = {
+    "Five of a kind as a full house",  # an option: five equal dice scored as a full house
+    "Two pairs of different faces: the sum of those four dice.",
+    "Three pairs of different faces: the sum of those six dice.",
+}
+
+
+def _names_the_box(name: str, translation: str, language: str) -> bool:
+    translation = translation.casefold()
+    if language not in _INFLECTED:
+        return name.casefold() in translation
+    return all(word[: max(3, len(word) - 3)] in translation for word in name.casefold().split())
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != "en"])
+def test_a_box_is_called_by_its_name_in_every_text(language):
+    po = committed(language)
+    names = {
+        entry.msgid: entry.msgstr
+        for entry in po
+        if entry.msgctxt == "box" and entry.msgid not in _BRANDS
+    }
+    for entry in po:
+        if entry.msgctxt == "box" or entry.msgid in _DESCRIBED:
+            continue
+        english = f"{entry.msgid} {entry.msgid_plural or ''}"
+        translated = " ".join(forms(entry))
+        for box, name in names.items():
+            # "ones", "chance", "tower" are words too: a one-word box is named capitalised.
+            flags = re.IGNORECASE if " " in box else 0
+            if re.search(rf"(?<![\w-]){re.escape(box)}(?![\w-])", english, flags):
+                assert _names_the_box(name, translated, language), (
+                    f"{language}: {entry.msgid!r} -> {translated!r} does not say {name!r}"
+                )
