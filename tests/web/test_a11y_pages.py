@@ -6,9 +6,11 @@ screen reader follows it nowhere."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
+from django.test import Client
 
 from games import services as game_services
 from tests.web.test_pages import logged_in, text
@@ -49,3 +51,12 @@ def test_the_hint_button_controls_the_hint_only_when_the_hint_is_on_the_page():
     page = text(client.get(f"/parties/{party.id}/"))
     assert 'data-action="hint"' in page
     assert dangling(page) == []
+
+
+def test_a_fields_error_is_the_one_its_input_names_in_aria_describedby():
+    client = Client()
+    page = text(client.post("/accounts/register/", {"username": "ada", "password": "short"}))
+    assert 'aria-invalid="true" aria-describedby="id_password_error"' in page
+    assert dangling(page) == []
+    error = re.search(r'id="id_password_error"[^>]*>(.*?)</div>', page, re.S)
+    assert error and "too short" in error.group(1)
