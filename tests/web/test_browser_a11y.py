@@ -1,14 +1,18 @@
 """Accessibility checks in a real browser (headless Chromium) that the other browser
 tests do not make: reflow (WCAG 1.4.10: no sideways scrolling at 320 CSS px, what a
 1280 px screen shows at 400 % zoom) of the computer game's scorecard, whose fourth
-column ("Computer") made it wider than a phone in several languages."""
+column ("Computer") made it wider than a phone in several languages, and of the rules
+(long box names beside the examples' dice) and the streaks board (its four columns'
+headings)."""
 
 from __future__ import annotations
 
 import pytest
 
 from accounts.models import User
+from daily import clock
 from games import services as game_services
+from tests.leaderboards.conftest import ranked
 from tests.web.conftest import PHONE, after_swap, register
 from tests.web.test_browser_first_contact import LANGUAGES
 
@@ -35,3 +39,43 @@ def test_a_computer_games_scorecard_fits_a_phone_and_320_px_in_every_language(op
             assert width <= viewport["width"], (
                 f"the computer game in {language} is {width} px wide at {viewport['width']} px"
             )
+
+
+# Each element of the page's main part that scrolls sideways (its content wider than
+# itself), with its role, tab index and the text of what names it.
+SCROLLERS = """() => [...document.querySelectorAll("main *")]
+  .filter(el => ["auto", "scroll"].includes(getComputedStyle(el).overflowX))
+  .filter(el => el.scrollWidth > el.clientWidth + 1)
+  .map(el => ({
+    role: el.getAttribute("role"),
+    tabindex: el.getAttribute("tabindex"),
+    name: (document.getElementById(el.getAttribute("aria-labelledby")) || {}).textContent || "",
+  }))"""
+
+
+def test_the_rules_and_the_streaks_board_fit_320_px_in_every_language(open_page):
+    """The rules (German and Polish box names beside the examples' dice) and the streaks
+    board (Danish and Norwegian headings, with the player's own line) were up to 17 px
+    wider than 320 px. The page must not scroll sideways; a table still wider than the
+    screen scrolls inside its own region, which the keyboard reaches and its caption
+    names."""
+    page = open_page(NARROWEST)
+    register(page, "pip", "Maximiliane-Wilhelmina von Würfelberg")
+    ranked(User.objects.get(username="pip"), clock.today(), 250)
+    too_wide, scrolled = [], 0
+    for language in LANGUAGES:
+        User.objects.filter(username="pip").update(language=language)
+        for path in ("/rules/maxi/", "/rules/yatzy/", "/rules/yahtzee/", "/boards/streaks/"):
+            page.goto(path)
+            assert page.locator("html").get_attribute("lang") == language
+            if path == "/boards/streaks/":
+                assert page.locator("[data-me]").count() == 1
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > NARROWEST["width"]:
+                too_wide.append(f"{path} in {language}: {width} px")
+            for region in page.evaluate(SCROLLERS):
+                scrolled += 1
+                assert region["role"] == "region" and region["tabindex"] == "0", (path, language)
+                assert region["name"].strip(), (path, language)
+    assert not too_wide, f"wider than {NARROWEST['width']} px: {too_wide}"
+    assert scrolled, "no table was wider than 320 px: this test no longer tests its regions"
