@@ -67,6 +67,9 @@ class Chart:
     mark_label_y: float = FONT + 2
     level_y: float | None = None
     expert: list[tuple[float, float, str, float]] = field(default_factory=list)
+    # A history's days for its table of numbers: each day's label, the player's score
+    # and the expert's (``None`` until the day is revealed), oldest first.
+    days: list[tuple[str, float, float | None]] = field(default_factory=list)
     baseline: float = HEIGHT - BOTTOM
     left: float = LEFT
     right: float = WIDTH - RIGHT
@@ -219,6 +222,8 @@ def history(
     (['2026-12-01', '2026-12-03'], True)
     >>> [(label, value) for _, _, label, value in chart.expert]
     [('2026-12-01', 310)]
+    >>> chart.days
+    [('2026-12-01', 200, 310), ('2026-12-03', 300, None)]
     """
     if not scores:
         return None
@@ -227,6 +232,7 @@ def history(
     at = _day_axes(chart, scores[0][0], scores[-1][0], top, label)
     chart.points = [at(day, total) for day, total, _ in scores]
     chart.expert = [at(day, expert) for day, _, expert in scores if expert is not None]
+    chart.days = [(label(day), total, expert) for day, total, expert in scores]
     return chart
 
 
