@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.functional import Promise
@@ -308,10 +308,19 @@ def tables_build_due() -> list[str]:
     return built
 
 
+# The tables this process is building now (``_build``).
+_building: set[str] = set()
+
+
 def _requeue_orphaned_builds() -> None:
+    """Queue again the builds whose process is gone, and those this process claimed but
+    no longer builds: a build the database stopped (a restart, a failover) leaves its
+    row ``building`` under a process that lives on, and the job's retry must resume it
+    rather than wait ``STALE_BUILD``."""
+    me = this_builder()
     building = StrategyTable.objects.filter(status=StrategyTable.Status.BUILDING)
     for row in building.exclude(builder=""):
-        if builder_gone(row.builder):
+        if builder_gone(row.builder) or (row.builder == me and row.key not in _building):
             # Conditional: a row claimed again meanwhile is left to its new builder.
             requeued = building.filter(pk=row.pk, builder=row.builder).update(
                 status=StrategyTable.Status.QUEUED
@@ -390,15 +399,22 @@ def _build(row: StrategyTable) -> None:
             )
 
     started = time.monotonic()
+    _building.add(row.key)
     try:
         solve(rs, progress=False, on_progress=record)
         load_table(rs)
+    except (OperationalError, InterfaceError):
+        # The database went away, not the build: the job retries (config.celery) and
+        # resumes it from its last finished layer (``_requeue_orphaned_builds``).
+        raise
     except Exception as exc:
         StrategyTable.objects.filter(pk=row.pk).update(
             status=StrategyTable.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
         )
         logger.exception("strategy table %s failed", row.key)
         raise
+    finally:
+        _building.discard(row.key)
     _mark_ready(rs)
     logger.info("strategy table %s ready in %.1f s", row.ruleset, time.monotonic() - started)
 
