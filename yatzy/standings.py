@@ -84,6 +84,7 @@ class BonusPace(TypedDict):
     pace: int | float
     needed: int
     reached: bool
+    missed: bool
 
 
 def _number(value: Fraction) -> int | float:
@@ -115,7 +116,8 @@ def bonus_pace(ruleset: Ruleset, scorecard: Scorecard) -> BonusPace:
     """The score sheet's tip on the upper bonus: each upper box against its par
     (:func:`bonus_par`). ``boxes`` holds each filled box's points above (+) or below (-)
     its par, ``pace`` their sum: at 0 or more the bonus is on track; ``needed`` is what
-    the upper section still lacks (0 once ``reached``).
+    the upper section still lacks (0 once ``reached``); ``missed`` once every upper box is
+    filled short of the threshold (nothing can bring the bonus any more).
 
     >>> import yatzy
     >>> maxi = yatzy.get_ruleset("maxi")
@@ -123,6 +125,8 @@ def bonus_pace(ruleset: Ruleset, scorecard: Scorecard) -> BonusPace:
     >>> pace = bonus_pace(maxi, card)
     >>> pace["par"]["sixes"], pace["boxes"], pace["pace"], pace["needed"]
     (24, {'twos': -4, 'sixes': 6}, 2, 50)
+    >>> bonus_pace(maxi, card | dict.fromkeys(["ones", "threes", "fours", "fives"], 0))["missed"]
+    True
     """
     threshold, points = ruleset.upper_bonus
     par = _par(ruleset)
@@ -137,6 +141,7 @@ def bonus_pace(ruleset: Ruleset, scorecard: Scorecard) -> BonusPace:
         "pace": _number(sum(above.values(), Fraction(0))),
         "needed": max(0, threshold - upper_total),
         "reached": upper_total >= threshold,
+        "missed": upper_total < threshold and None not in filled.values(),
     }
 
 

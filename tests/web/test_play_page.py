@@ -73,6 +73,17 @@ def test_without_javascript_a_scratch_asks_on_the_page_and_only_the_answer_store
     assert round_of(path).snapshot["scorecard"][zero] == 0
 
 
+def test_the_bonus_row_says_what_is_still_to_go_only_while_the_bonus_can_be_reached():
+    user, client = logged_in()
+    page = rolled(client, start(client))
+    assert "84 to go" in page  # Maxi's empty upper section
+    done = ranked(user, clock.today() - dt.timedelta(days=1), 100)
+    assert done.snapshot["bonus"] == 0 and done.snapshot["upper_total"] < 84
+    page = text(client.get(f"/play/{done.id}/"))
+    # Every upper box is filled short of 84: "N to go" would promise a bonus that is gone.
+    assert " to go" not in page
+
+
 # -- the result to paste -----------------------------------------------------------------
 
 
