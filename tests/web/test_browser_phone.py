@@ -73,3 +73,26 @@ def test_six_held_dice_stay_on_one_row_in_every_language(open_page):
         assert len(set(row["tops"])) == 1, f"the dice wrap in {language}: {row['tops']}"
         assert row["width"] <= PHONE["width"], f"the play page in {language} is {row['width']} px"
     screenshot(page, "held-dice-phone", full_page=False)
+
+
+# How many lines the upper section's "41 / 84" takes on the page.
+UPPER_TOTAL_LINES = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector(".upper-total"));
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
+
+def test_the_upper_sections_total_and_threshold_stay_on_one_line_in_every_language(open_page):
+    page = open_page(PHONE)
+    register(page, "sum")
+    player = User.objects.get(username="sum")
+    rnd = ranked(player, clock.today(), 250)
+    assert rnd.snapshot["upper_total"] >= 10  # two digits, as most of a round
+    page.goto(f"/play/{rnd.id}/")
+    for language in LANGUAGES:
+        User.objects.filter(username="sum").update(language=language)
+        page.reload()
+        lines = page.evaluate(UPPER_TOTAL_LINES)
+        assert lines == 1, f'"{rnd.snapshot["upper_total"]} / 84" breaks in {language}'
+    screenshot(page, "upper-total-phone")
