@@ -181,7 +181,7 @@ def pace_text(pace: yatzy.BonusPace) -> str:
     """
     if pace["reached"]:
         return f"bonus reached (+{pace['points']})"
-    if len(pace["boxes"]) == len(pace["par"]):
+    if pace["missed"]:
         return "bonus missed"
     return f"bonus pace {signed(pace['pace'])}, {pace['needed']} to go"
 
@@ -316,7 +316,7 @@ def _bonus_rows(
     threshold = pace["threshold"]
     if pace["reached"]:
         lead, left = Text("reached", style="green"), Text("")
-    elif len(pace["boxes"]) == len(pace["par"]):
+    elif pace["missed"]:
         lead, left = Text("missed", style="red"), Text("")
     else:
         lead = Text(signed(pace["pace"]), style="red" if pace["pace"] < 0 else "green")
