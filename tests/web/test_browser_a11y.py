@@ -79,3 +79,31 @@ def test_the_rules_and_the_streaks_board_fit_320_px_in_every_language(open_page)
                 assert region["name"].strip(), (path, language)
     assert not too_wide, f"wider than {NARROWEST['width']} px: {too_wide}"
     assert scrolled, "no table was wider than 320 px: this test no longer tests its regions"
+
+
+def test_japanese_lines_break_between_phrases_not_inside_words(open_page):
+    """Japanese has no spaces between words, so the browser broke lines anywhere: the
+    advent door's "開けてプレイ" read "開けてプレ / イ" on a phone. The pages ask for
+    breaks between phrases (CSS word-break: auto-phrase, for lang=ja only)."""
+    page = open_page(PHONE)
+    register(page, "haruto")
+    for language, expected in (("ja", "auto-phrase"), ("en", "normal")):
+        User.objects.filter(username="haruto").update(language=language)
+        page.goto("/")
+        assert page.locator("html").get_attribute("lang") == language
+        assert page.evaluate("getComputedStyle(document.body).wordBreak") == expected
+
+
+def test_a_rules_examples_points_stay_on_one_line_in_every_language(open_page):
+    """On a 1280 px screen the examples' column broke "→ 3 Punkte" after the number
+    while the descriptions beside it had room to spare."""
+    page = open_page({"width": 1280, "height": 800})
+    register(page, "regel")
+    for language in LANGUAGES:
+        User.objects.filter(username="regel").update(language=language)
+        page.goto("/rules/maxi/")
+        lines = page.evaluate(
+            "[...document.querySelectorAll('.example-points')]"
+            ".map(el => new Set([...el.getClientRects()].map(r => Math.round(r.top))).size)"
+        )
+        assert lines and set(lines) == {1}, f"{language}: {lines}"

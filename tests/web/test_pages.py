@@ -367,6 +367,9 @@ def test_the_advent_page_has_24_doors_with_their_states():
     assert states == ["played", "missed", "open"] + ["locked"] * 21
     assert "300 points, rank 1" in page
     assert page.count('action="/daily/2026-12-0') == 3  # two replays and today's door
+    with travel(noon(dt.date(2026, 12, 3))):
+        japanese = text(client.get("/advent/2026/", HTTP_ACCEPT_LANGUAGE="ja"))
+    assert "300 点、1 位" in japanese  # one message: its comma is the language's own
 
 
 def test_the_player_page_shows_days_best_streaks_and_history():
