@@ -250,6 +250,24 @@ def test_the_worker_keeps_and_versions_every_static_file_of_the_site():
     assert all(f"/static/{name}" in source for name in files)
 
 
+def test_the_worker_is_served_with_productions_hashed_static_names(tmp_path, settings):
+    """With ``DEBUG=false`` the static files have hashed names from a manifest, which
+    knows no name ``""``: the worker's prefix of the static files asked it for one, and
+    ``/sw.js`` was a 500 in production."""
+    hashed = {name: name.replace(".", ".0123abcd.", 1) for name in app.STATIC_FILES}
+    (tmp_path / "staticfiles.json").write_text(json.dumps({"paths": hashed, "version": "1.1"}))
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    worker = Client().get("/sw.js")
+    assert worker.status_code == 200
+    source = text(worker)
+    assert 'var STATIC_PREFIX = "/static/";' in source
+    assert "/static/web/site.0123abcd.css" in source
+
+
 def test_the_manifest_speaks_the_visitors_language():
     body = json.loads(Client(HTTP_ACCEPT_LANGUAGE="fr").get("/manifest.webmanifest").content)
     assert body["lang"] == "fr" and body["description"] != (

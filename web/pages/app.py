@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -83,7 +84,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": _version(urls),
             "static_urls": json.dumps(urls),
-            "static_prefix": json.dumps(static("")),
+            # The folder itself, not static(""): production's manifest of hashed names
+            # has no entry "" (a 500).
+            "static_prefix": json.dumps(settings.STATIC_URL),
             "offline_url": json.dumps(reverse("web:offline")),
         },
         content_type="text/javascript",
