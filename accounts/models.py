@@ -59,7 +59,11 @@ class ShownNameKeyField(models.CharField):  # type: ignore[type-arg]
 class PlayerManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> "User":
         """Log-in lookup: by the username's key (NFKC + case folding), like the
-        uniqueness of usernames; the key's unique index serves it."""
+        uniqueness of usernames; the key's unique index serves it. A name with a NUL
+        (which no username holds: names lose their control characters) is nobody's,
+        never asked of the database: PostgreSQL refuses NUL in text (a 500)."""
+        if "\x00" in (username or ""):
+            raise self.model.DoesNotExist
         return self.get(username_key=name_key(username or ""))
 
 

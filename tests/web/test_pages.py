@@ -386,6 +386,13 @@ def test_the_player_page_shows_days_best_streaks_and_history():
     assert client.get("/players/nobody/").status_code == 404
 
 
+def test_a_player_page_of_a_name_with_a_nul_is_not_found_on_every_database():
+    """No username holds a NUL; PostgreSQL refuses one in a query's text (it was a 500)."""
+    response = Client().get("/players/a%00b/")
+    assert response.status_code == 404
+    assert "No such player." in text(response)
+
+
 def test_a_days_board_a_finished_round_and_a_player_page_show_the_hand_computed_values():
     # Expectations worked out by hand from the scores, not read back from the API: a
     # bug in a selector would show the same wrong value on the page and in the API.
