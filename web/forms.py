@@ -197,7 +197,13 @@ class SettingsForm(forms.Form):
         required=False,
         help_text=_("Shown on the boards; leave empty to show your username."),
     )
-    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES, widget=LongSelect)
+    # Blank, as the API takes it: the browser's language (a new player's).
+    language = forms.ChoiceField(
+        label=_("Language"),
+        choices=[("", _("The browser's language")), *settings.LANGUAGES],
+        required=False,
+        widget=LongSelect,
+    )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=_time_zones,

@@ -606,6 +606,27 @@ def test_settings_change_the_profile_and_the_language_cookie():
     assert bad.status_code == 400
 
 
+def test_saving_settings_keeps_a_player_who_follows_the_browser_following_it():
+    """A new player's language is blank: the browser's. The select offered only the 12
+    languages, none chosen, so a browser posted the first: saving a new time zone
+    turned a German page English."""
+    user, client = logged_in()
+    client.cookies["django_language"] = "fr"  # set before: the browser's language decides
+    page = text(client.get("/settings/", HTTP_ACCEPT_LANGUAGE="de"))
+    select = re.search(r'<select[^>]*name="language"[^>]*>(.*?)</select>', page, re.S)
+    assert select is not None
+    options = re.findall(r'<option value="([^"]*)"( selected)?>', select.group(1))
+    posted = next((value for value, chosen in options if chosen), options[0][0])
+    assert posted == ""
+    fields = {"language": posted, "time_zone": "Europe/Berlin", "ruleset": "maxi"}
+    response = client.post("/settings/", fields, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 302
+    assert response.cookies["django_language"]["max-age"] == 0  # removed
+    user.refresh_from_db()
+    assert (user.language, user.time_zone) == ("", "Europe/Berlin")
+    assert '<html lang="de"' in text(client.get("/", HTTP_ACCEPT_LANGUAGE="de"))
+
+
 def test_a_name_another_player_is_shown_by_is_refused_on_the_pages_beside_its_field():
     from tests.factories import make_player
 

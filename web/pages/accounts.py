@@ -110,6 +110,11 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Your settings are saved."))
             response = redirect("web:settings")
+            if not user.language:  # the browser's: no cookie to decide before it
+                response.delete_cookie(
+                    settings.LANGUAGE_COOKIE_NAME, samesite=settings.LANGUAGE_COOKIE_SAMESITE
+                )
+                return response
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME,
                 user.language,
