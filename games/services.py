@@ -617,6 +617,10 @@ def party_seat_names(names: Sequence[str]) -> list[str]:
             code="invalid_seats",
             params={"min": SEATS_MIN, "max": SEATS_MAX, "count": len(cleaned)},
         )
+    # A seat whose name was typed but is all invisible (a zero-width space): that, not
+    # its length, is what is wrong with it.
+    if any(raw.strip() and not name for raw, name in zip(names, cleaned, strict=True)):
+        raise ServiceError(INVISIBLE_NAME, code="invalid_seats")
     if not all(1 <= len(name) <= SEAT_NAME_MAX for name in cleaned):
         raise ServiceError(
             ngettext_lazy(

@@ -147,6 +147,10 @@ def take_turn_scored(client, party, seat, category):
         (["Ann", "  "], "1 to 30 characters"),
         (["Ann", "x" * 31], "1 to 30 characters"),
         (["Ann", " ann "], "a name of its own"),
+        # Something typed, nothing visible: said as such, not as a name too short.
+        (["Ann", "\u200b"], "at least one visible character"),
+        (["Ann", "\u3164"], "at least one visible character"),
+        (["Ann", "\u0301"], "at least one visible character"),
     ],
 )
 def test_bad_seats_are_400_invalid_seats_and_create_nothing(names, reason):
