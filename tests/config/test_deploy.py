@@ -124,3 +124,55 @@ def test_only_the_proxy_is_published_and_num_proxies_counts_it():
     # One proxy sets X-Forwarded-For: the per-IP throttles trust exactly one.
     assert example["NUM_PROXIES"] == "1"
     assert example["SITE_ADDRESS"]
+
+
+def test_the_web_healthcheck_reaches_health_behind_productions_redirect_and_hosts():
+    """The compose file's web healthcheck asks gunicorn itself (``127.0.0.1:8000``, plain
+    HTTP): with the deploy's settings, ``SECURE_SSL_REDIRECT`` answered it 301 (to
+    https on a port that speaks HTTP) and a Host outside ``ALLOWED_HOSTS`` 400, so the
+    container was never healthy. Its request, sent through Django's test client with
+    those settings, must reach ``/health/``."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())
+    command = compose["services"]["web"]["healthcheck"]["test"]
+    assert command[:3] == ["CMD", "python", "-c"]
+    script = (
+        "import django, urllib.parse, urllib.request\n"
+        "django.setup()\n"
+        "from django.test import Client\n"
+        "def urlopen(request, timeout=None):\n"
+        "    if isinstance(request, str):\n"
+        "        request = urllib.request.Request(request)\n"
+        "    url = urllib.parse.urlsplit(request.full_url)\n"
+        "    meta = {'HTTP_' + k.upper().replace('-', '_'): v for k, v in request.header_items()}\n"
+        "    meta.setdefault('HTTP_HOST', url.netloc)\n"
+        "    answer = Client(raise_request_exception=False).get(\n"
+        "        url.path, dict(urllib.parse.parse_qsl(url.query)), **meta\n"
+        "    )\n"
+        "    print(answer.status_code, answer['Content-Type'])\n"
+        "    return type('Answer', (), {'status': answer.status_code})\n"
+        "urllib.request.urlopen = urlopen\n"
+        f"try:\n    exec({command[3]!r})\nexcept SystemExit:\n    pass\n"
+    )
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / "deploy" / "env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DAILY_SEED_SECRET": secrets.token_urlsafe(32),
+        "ALLOWED_HOSTS": example["ALLOWED_HOSTS"],
+        "SECURE_SSL_REDIRECT": example["SECURE_SSL_REDIRECT"],
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    # The health view's own answer (200, or 503 where this checkout runs no worker).
+    status, content_type = result.stdout.split()[:2]
+    assert status in {"200", "503"}, result.stdout + result.stderr
+    assert content_type == "application/json"
