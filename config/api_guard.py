@@ -24,8 +24,9 @@ from config.parsers import BODY_METHODS, too_large
 
 API_PREFIX = "/api/"
 
-# Codes and messages for the statuses Django produces without DRF.
-_ANSWERS = {
+# Codes and messages for the statuses Django produces without DRF (the pages word their
+# 403 and 404 alike: web.helpers).
+STATUS_ANSWERS = {
     400: ("bad_request", _("The request is malformed.")),
     403: ("permission_denied", _("You may not do this.")),
     404: ("not_found", _("Not found.")),
@@ -55,7 +56,7 @@ class ApiGuardMiddleware:
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             # Django reads a body by its Content-Length only: a chunked one would be
             # taken as empty and answered as if its fields were missing.
-            code, message = _ANSWERS[411]
+            code, message = STATUS_ANSWERS[411]
             return JsonResponse(error_body(code, str(message)), status=411)
         limit = settings.API_MAX_BODY_BYTES
         if _declared_length(request) > limit:
@@ -87,8 +88,8 @@ class ApiGuardMiddleware:
 def _rewrite_as_json(response: HttpResponse) -> None:
     """Replace an error's body by the API's error shape, keeping status and headers."""
     status = response.status_code
-    if status in _ANSWERS:
-        code, message = _ANSWERS[status][0], str(_ANSWERS[status][1])
+    if status in STATUS_ANSWERS:
+        code, message = STATUS_ANSWERS[status][0], str(STATUS_ANSWERS[status][1])
     else:
         code = "server_error" if status >= 500 else "error"
         message = gettext("The request failed (HTTP status %(status)d).") % {"status": status}

@@ -25,7 +25,10 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
-# A page whose database does not answer is a 503 with Retry-After, not a 500.
+# The site's own error pages, in the visitor's language; a page whose database does not
+# answer is a 503 with Retry-After, not a 500.
+handler403 = "web.helpers.forbidden"
+handler404 = "web.helpers.not_found"
 handler500 = "web.helpers.server_error"
 
 if settings.BENCH_ENDPOINTS:

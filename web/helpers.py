@@ -34,6 +34,7 @@ from config.api_errors import (
     ServiceError,
     error_text,
 )
+from config.api_guard import STATUS_ANSWERS
 from config.throttling import ScopedThrottle
 
 View = Callable[..., HttpResponse]
@@ -60,6 +61,21 @@ def error_page(
     """The error page: ``message`` under a heading, titled ``title`` ("Not here" unless
     given)."""
     return render(request, "web/error.html", {"message": message, "title": title}, status=status)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: an unknown address (or any 404 a view did not word itself) is the
+    site's error page in the visitor's language, not Django's bare English one. Under
+    /api/ the API's guard answers its JSON instead."""
+    return error_page(request, str(STATUS_ANSWERS[404][1]), status=404)
+
+
+def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``: a refusal (a staff page the account may not see) as the site's
+    error page. A post without its CSRF token keeps Django's own answer."""
+    return error_page(
+        request, str(STATUS_ANSWERS[403][1]), status=403, title=_("This page cannot be shown")
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

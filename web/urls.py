@@ -42,4 +42,5 @@ urlpatterns = [
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service-worker"),
     path("offline/", app.offline, name="offline"),
+    path("favicon.ico", app.favicon, name="favicon"),
 ]

@@ -700,6 +700,7 @@ def test_a_page_answers_the_methods_it_serves_and_405_to_the_others():
         "/manifest.webmanifest",
         "/sw.js",
         "/offline/",
+        "/favicon.ico",
     ]
     for url in shown:
         assert client.head(url).status_code in (200, 302, 403), url
@@ -769,3 +770,26 @@ def test_the_api_accepts_the_pages_session_only_with_its_csrf_token():
     token = client.cookies["csrftoken"].value
     accepted = client.post(url, content_type="application/json", HTTP_X_CSRFTOKEN=token)
     assert accepted.status_code == 201
+
+
+def test_an_unknown_address_is_the_sites_404_page_in_the_visitors_language():
+    """Django's bare English "Not Found" page answered every unknown address."""
+    response = Client().get("/no-such-page/", HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 404
+    page = text(response)
+    assert '<html lang="de"' in page and "Nicht gefunden." in page
+    assert 'class="brand" href="/"' in page  # the site's header: a way on
+
+
+def test_a_staff_page_an_account_may_not_see_is_the_sites_403_page():
+    user, client = logged_in("staffer")
+    User.objects.filter(pk=user.pk).update(is_staff=True)  # staff, without any permission
+    response = client.get("/admin/leaderboards/season/")
+    assert response.status_code == 403
+    assert "You may not do this." in text(response) and 'class="site' in text(response)
+
+
+def test_favicon_ico_is_the_sites_icon():
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"].endswith(".svg") and "favicon" in response["Location"]

@@ -8,7 +8,7 @@ import json
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -93,6 +93,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     )
     response["Cache-Control"] = "no-cache"
     return response
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on pages that name no icon (the admin's,
+    the health page): the site's icon. Found at each request (its hashed name changes
+    with each release), so the redirect is temporary."""
+    return HttpResponseRedirect(static("web/favicon.svg"))
 
 
 @require_safe
