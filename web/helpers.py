@@ -34,7 +34,7 @@ from config.api_errors import (
     ServiceError,
     error_text,
 )
-from config.api_guard import STATUS_ANSWERS
+from config.api_guard import API_PREFIX, STATUS_ANSWERS
 from config.throttling import ScopedThrottle
 
 View = Callable[..., HttpResponse]
@@ -66,13 +66,18 @@ def error_page(
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: an unknown address (or any 404 a view did not word itself) is the
     site's error page in the visitor's language, not Django's bare English one. Under
-    /api/ the API's guard answers its JSON instead."""
+    /api/ no page is drawn: the API's guard answers its JSON in place of Django's."""
+    if request.path.startswith(API_PREFIX):
+        return defaults.page_not_found(request, exception)
     return error_page(request, str(STATUS_ANSWERS[404][1]), status=404)
 
 
 def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler403``: a refusal (a staff page the account may not see) as the site's
-    error page. A post without its CSRF token keeps Django's own answer."""
+    error page. A post without its CSRF token keeps Django's own answer, and under /api/
+    the API's guard answers its JSON in place of Django's."""
+    if request.path.startswith(API_PREFIX):
+        return defaults.permission_denied(request, exception)
     return error_page(
         request, str(STATUS_ANSWERS[403][1]), status=403, title=_("This page cannot be shown")
     )

@@ -793,3 +793,18 @@ def test_favicon_ico_is_the_sites_icon():
     response = Client().get("/favicon.ico")
     assert response.status_code == 302
     assert response["Location"].endswith(".svg") and "favicon" in response["Location"]
+
+
+def test_an_unknown_api_address_is_the_apis_json_404_without_drawing_a_page(tmp_path, settings):
+    """The site's 404 page draws the site's template; under /api/ it must not, or a
+    stack whose static files were not collected (the live tests' gunicorn, with
+    production's manifest storage) answered an unknown API address with a 500."""
+    (tmp_path / "staticfiles.json").write_text('{"paths": {}, "version": "1.1"}')
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    response = Client().get("/api/v1/nothing/")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
