@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
@@ -32,6 +32,7 @@ from config.api_errors import (
     DATABASE_UNAVAILABLE,
     NotFoundError,
     ServiceError,
+    error_body,
     error_text,
 )
 from config.api_guard import API_PREFIX, STATUS_ANSWERS
@@ -86,11 +87,17 @@ def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: a database that does not answer (a restart, a failover; raised by
     a view or a middleware reading the player) is a 503 with ``Retry-After`` and the
-    API's message, laid out for a visitor (the player cannot be read); anything else is
-    Django's own 500."""
+    API's message, laid out for a visitor (the player cannot be read), and under /api/
+    the API's JSON 503 ``database_unavailable``; anything else is Django's own 500."""
     exc = sys.exc_info()[1]
     if not isinstance(exc, (OperationalError, InterfaceError)):
         return defaults.server_error(request)
+    if request.path.startswith(API_PREFIX):  # the API's own answer (config.api_errors)
+        return JsonResponse(
+            error_body("database_unavailable", str(DATABASE_UNAVAILABLE)),
+            status=503,
+            headers={"Retry-After": DATABASE_RETRY_AFTER},
+        )
     request.user = AnonymousUser()
     response = error_page(
         request, str(DATABASE_UNAVAILABLE), status=503, title=_("This page cannot be shown")

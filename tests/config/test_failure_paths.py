@@ -232,3 +232,17 @@ def test_an_unreachable_database_is_a_503_page_with_retry_after(client, logged_i
     assert response.status_code == 503
     assert int(response["Retry-After"]) > 0
     assert "The database is unavailable; retry shortly." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_api_with_a_session_answers_a_database_outage_in_its_json(client):
+    """An API request with a session (the browser's) reads the player in the middleware,
+    before DRF: the outage there went to the pages' 503 page, HTML under /api/."""
+    client.raise_request_exception = False
+    player, _ = make_player()
+    client.force_login(player)
+    with connection.execute_wrapper(DatabaseDown(failures=10**6)):
+        response = client.get("/api/v1/accounts/me/")
+    assert response.status_code == 503
+    assert response.json()["code"] == "database_unavailable"
+    assert int(response["Retry-After"]) > 0
