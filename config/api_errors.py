@@ -131,6 +131,17 @@ DATABASE_UNAVAILABLE = gettext_lazy("The database is unavailable; retry shortly.
 DATABASE_RETRY_AFTER = "2"
 
 
+def database_unavailable() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The API's answer to a database that does not answer: its body, status and
+    headers (DRF's views through :func:`exception_handler`, and a middleware's
+    ``OperationalError`` through the site's ``handler500``)."""
+    return (
+        error_body("database_unavailable", str(DATABASE_UNAVAILABLE)),
+        status.HTTP_503_SERVICE_UNAVAILABLE,
+        {"Retry-After": DATABASE_RETRY_AFTER},
+    )
+
+
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON body of an error response.
 
@@ -162,11 +173,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", type(exc).__name__)
-        return Response(
-            error_body("database_unavailable", str(DATABASE_UNAVAILABLE)),
-            status=status.HTTP_503_SERVICE_UNAVAILABLE,
-            headers={"Retry-After": DATABASE_RETRY_AFTER},
-        )
+        body, answer_status, headers = database_unavailable()
+        return Response(body, status=answer_status, headers=headers)
     if isinstance(exc, DatabaseError):
         return None
     if isinstance(exc, Http404):

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "config.i18n.LanguageMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.api_guard.ApiGuardMiddleware",
+    # Inside the guard, which words its 400 as JSON under /api/.
+    "config.nul_guard.NulGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Sessions, authentication, the player's language and messages serve pages and the
     # admin; an API request with a token passes them by (accounts/middleware.py).

@@ -27,6 +27,7 @@ urlpatterns = [
 
 # The site's own error pages, in the visitor's language; a page whose database does not
 # answer is a 503 with Retry-After, not a 500.
+handler400 = "web.helpers.bad_request"
 handler403 = "web.helpers.forbidden"
 handler404 = "web.helpers.not_found"
 handler500 = "web.helpers.server_error"

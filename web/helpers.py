@@ -32,7 +32,7 @@ from config.api_errors import (
     DATABASE_UNAVAILABLE,
     NotFoundError,
     ServiceError,
-    error_body,
+    database_unavailable,
     error_text,
 )
 from config.api_guard import API_PREFIX, STATUS_ANSWERS
@@ -64,6 +64,19 @@ def error_page(
     return render(request, "web/error.html", {"message": message, "title": title}, status=status)
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: a request refused before any view (a NUL in its address:
+    ``config.nul_guard``; a host not allowed) as the site's error page. Under /api/ the
+    API's guard answers its JSON in place of Django's."""
+    if request.path.startswith(API_PREFIX):
+        return defaults.bad_request(request, exception)
+    if not hasattr(request, "user"):  # refused before the player was read
+        request.user = AnonymousUser()
+    return error_page(
+        request, str(STATUS_ANSWERS[400][1]), status=400, title=_("This page cannot be shown")
+    )
+
+
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: an unknown address (or any 404 a view did not word itself) is the
     site's error page in the visitor's language, not Django's bare English one. Under
@@ -92,12 +105,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     exc = sys.exc_info()[1]
     if not isinstance(exc, (OperationalError, InterfaceError)):
         return defaults.server_error(request)
-    if request.path.startswith(API_PREFIX):  # the API's own answer (config.api_errors)
-        return JsonResponse(
-            error_body("database_unavailable", str(DATABASE_UNAVAILABLE)),
-            status=503,
-            headers={"Retry-After": DATABASE_RETRY_AFTER},
-        )
+    if request.path.startswith(API_PREFIX):
+        body, status, headers = database_unavailable()
+        return JsonResponse(body, status=status, headers=headers)
     request.user = AnonymousUser()
     response = error_page(
         request, str(DATABASE_UNAVAILABLE), status=503, title=_("This page cannot be shown")

@@ -207,6 +207,24 @@ def test_malformed_paths_are_json_404s(settings, debug, url):
 
 
 @pytest.mark.parametrize("debug", [True, False])
+def test_a_nul_in_the_address_or_query_is_a_json_400_that_changes_nothing(
+    settings, debug, started
+):
+    """PostgreSQL refuses a NUL in a query's text (a 500 wherever one reached a lookup):
+    config.nul_guard answers first, in the API's error shape."""
+    settings.DEBUG = debug
+    client, state = started
+    before = Round.objects.get(pk=state["id"]).version
+    for response in (
+        client.get("/api/v1/leaderboards/today/?player=a%00b"),
+        client.get("/api/v1/players/a%00b/"),
+        client.post(f"/api/v1/rounds/{state['id']}/roll/?x=%00", {"hold": [], "turn": 1}),
+    ):
+        assert_error(response, 400, "bad_request")
+    assert Round.objects.get(pk=state["id"]).version == before
+
+
+@pytest.mark.parametrize("debug", [True, False])
 def test_a_json_404_declares_the_length_of_its_own_body(settings, debug):
     # The HTML page it replaces was longer: a client trusting the old Content-Length
     # waited for bytes that never came.

@@ -386,11 +386,17 @@ def test_the_player_page_shows_days_best_streaks_and_history():
     assert client.get("/players/nobody/").status_code == 404
 
 
-def test_a_player_page_of_a_name_with_a_nul_is_not_found_on_every_database():
-    """No username holds a NUL; PostgreSQL refuses one in a query's text (it was a 500)."""
-    response = Client().get("/players/a%00b/")
-    assert response.status_code == 404
-    assert "No such player." in text(response)
+def test_an_address_or_query_with_a_nul_is_a_400_page_on_every_database():
+    """No username, code or filter holds a NUL; PostgreSQL refuses one in a query's text
+    (``/players/a%00b/`` was a 500): config.nul_guard answers before any view, with the
+    site's error page in the visitor's language."""
+    for address in ("/players/a%00b/", "/boards/?season=%00", "/?x=a%00"):
+        response = Client().get(address)
+        assert response.status_code == 400, address
+        assert "The request is malformed." in text(response)
+    german = Client(headers={"accept-language": "de"}).get("/players/a%00b/")
+    assert german.status_code == 400
+    assert "<h1>" in text(german) and "The request is malformed." not in text(german)
 
 
 def test_a_days_board_a_finished_round_and_a_player_page_show_the_hand_computed_values():
