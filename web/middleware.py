@@ -25,10 +25,12 @@ POLICY = "; ".join(
         "object-src 'none'",
     ]
 )
-# Swagger UI (a third-party page at /api/docs/) styles its own elements at run time and
-# shows data: images; its script is a file (the split view), but it needs inline styles.
-DOCS_PREFIX = "/api/docs/"
-DOCS_POLICY = "; ".join(
+# Two third-party pages need inline styles: Swagger UI (/api/docs/) styles its own
+# elements at run time and shows data: images (its script is a file, the split view);
+# the health check's page (/health/, for an operator's browser) has a <style> block.
+# Neither shows anything a player wrote.
+THIRD_PARTY_PREFIXES = ("/api/docs/", "/health/")
+THIRD_PARTY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
@@ -49,7 +51,8 @@ class PageHeadersMiddleware:
         response = self.get_response(request)
         if not response.get("Content-Type", "").startswith("text/html"):
             return response
-        policy = DOCS_POLICY if request.path.startswith(DOCS_PREFIX) else POLICY
+        third_party = request.path.startswith(THIRD_PARTY_PREFIXES)
+        policy = THIRD_PARTY_POLICY if third_party else POLICY
         response.setdefault("Content-Security-Policy", policy)
         patch_cache_control(response, private=True, no_cache=True)
         return response
