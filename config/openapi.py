@@ -64,7 +64,8 @@ NOT_ACCEPTABLE = _error(
 NOT_JSON = _error("`unsupported_media_type`: the body is not `application/json`.")
 THROTTLED = _error("`throttled`: too many requests; wait `Retry-After` seconds.", retry_after=True)
 UNAVAILABLE = _error(
-    "`database_unavailable` (or another dependency): retry after `Retry-After` seconds.",
+    "`database_unavailable` (or another dependency; `service_unavailable` from the deploy's"
+    " proxy while the app does not answer): retry after `Retry-After` seconds.",
     retry_after=True,
 )
 

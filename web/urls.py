@@ -42,5 +42,6 @@ urlpatterns = [
     path("manifest.webmanifest", app.manifest, name="manifest"),
     path("sw.js", app.service_worker, name="service-worker"),
     path("offline/", app.offline, name="offline"),
+    path("offline/unreachable/", app.offline, {"unreachable": True}, name="unreachable"),
     path("favicon.ico", app.favicon, name="favicon"),
 ]

@@ -207,9 +207,7 @@ def test_malformed_paths_are_json_404s(settings, debug, url):
 
 
 @pytest.mark.parametrize("debug", [True, False])
-def test_a_nul_in_the_address_or_query_is_a_json_400_that_changes_nothing(
-    settings, debug, started
-):
+def test_a_nul_in_the_address_or_query_is_a_json_400_that_changes_nothing(settings, debug, started):
     """PostgreSQL refuses a NUL in a query's text (a 500 wherever one reached a lookup):
     config.nul_guard answers first, in the API's error shape."""
     settings.DEBUG = debug

@@ -41,6 +41,7 @@ class Proxied:
     url: str
     http_url: str
     ca: Path
+    web: subprocess.Popen
 
     def client(self, source: str) -> httpx.Client:
         """A client connecting from ``source`` (127.0.0.1, 127.0.0.2, ...)."""
@@ -95,7 +96,7 @@ def proxied(transactional_db, tmp_path) -> Iterator[Proxied]:
         stderr=(tmp_path / "caddy.log").open("wb"),
     )
     ca = caddy_home / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
-    run = Proxied(f"https://127.0.0.1:{https_port}", f"http://127.0.0.1:{http_port}", ca)
+    run = Proxied(f"https://127.0.0.1:{https_port}", f"http://127.0.0.1:{http_port}", ca, web)
     try:
 
         def through_the_proxy() -> bool:
@@ -141,3 +142,26 @@ def test_tls_ends_at_the_proxy_and_plain_http_is_redirected(proxied):
     assert answer.url.scheme == "https"
     plain = httpx.get(f"{proxied.http_url}/api/v1/daily/", follow_redirects=False)
     assert plain.status_code == 308 and plain.headers["Location"].startswith("https://")
+
+
+def test_while_the_app_does_not_answer_the_proxy_says_so_in_each_ones_shape(proxied):
+    """A stopped app was Caddy's empty 502. The API's clients get its error shape with a
+    Retry-After; a page, a short page that tries again; both carry the header by which
+    the service worker shows its kept page instead (web/templates/web/sw.js). The app's
+    own answers, errors included, never carry it."""
+    with proxied.client("127.0.0.1") as http:
+        own = http.get("/api/v1/nothing/")
+        assert own.status_code == 404 and "X-Fallback" not in own.headers
+        _stop(proxied.web)
+        api = http.get("/api/v1/daily/")
+        page = http.get("/", headers={"Accept": "text/html"})
+    assert api.status_code == 503
+    assert api.headers["Content-Type"] == "application/json"
+    assert api.json()["code"] == "service_unavailable" and api.json()["message"]
+    assert api.headers["Retry-After"] == "5" and api.headers["X-Fallback"] == "proxy"
+    assert page.status_code == 503
+    assert page.headers["Content-Type"].startswith("text/html")
+    assert "<h1>The server is not answering</h1>" in page.text
+    assert '<meta http-equiv="refresh" content="10">' in page.text
+    assert page.headers["Retry-After"] == "5" and page.headers["X-Fallback"] == "proxy"
+    assert page.headers["Cache-Control"] == "no-store"

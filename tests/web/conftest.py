@@ -58,6 +58,7 @@ def browser() -> Iterator:
 @dataclass
 class Watch:
     base: str
+    expected: tuple[str, ...] = ()  # console errors a test brings about itself
     errors: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
@@ -77,25 +78,29 @@ class Watch:
         dialog.dismiss()
 
     def check(self) -> None:
-        assert not self.errors, f"console errors: {self.errors}"
+        errors = [e for e in self.errors if not any(part in e for part in self.expected)]
+        assert not errors, f"console errors: {errors}"
         assert not self.foreign, f"requests that left the site: {self.foreign}"
         assert not self.dialogs, f"dialogs opened: {self.dialogs}"
 
 
 @pytest.fixture
 def open_page(browser, live_server) -> Iterator:
-    """``open_page(viewport=..., javascript=True)``: a new browser context and page on
-    the live server, watched until the test ends."""
+    """``open_page(viewport=..., javascript=True, expected=())``: a new browser context
+    and page on the live server, watched until the test ends (a console error containing
+    one of ``expected`` is one the test brings about itself)."""
     contexts, watches = [], []
 
-    def start(viewport: dict | None = None, *, javascript: bool = True):
+    def start(
+        viewport: dict | None = None, *, javascript: bool = True, expected: tuple[str, ...] = ()
+    ):
         context = browser.new_context(
             viewport=viewport or DESKTOP, base_url=live_server.url, java_script_enabled=javascript
         )
         # Anything not for the live server is refused outright (and recorded above).
         context.route(lambda url: not url.startswith(live_server.url), lambda route: route.abort())
         page = context.new_page()
-        watch = Watch(base=live_server.url)
+        watch = Watch(base=live_server.url, expected=expected)
         watch.attach(page)
         contexts.append(context)
         watches.append(watch)

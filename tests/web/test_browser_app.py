@@ -63,7 +63,8 @@ def test_offline_the_worker_shows_its_offline_page_and_keeps_no_players_page(ope
     page.goto("/settings/")
     cached = page.evaluate(CACHED)
     assert "/offline/" in cached and "/static/web/site.css" in cached
-    assert all(url.startswith("/static/") or url == "/offline/" for url in cached), cached
+    kept_pages = ("/offline/", "/offline/unreachable/")
+    assert all(url.startswith("/static/") or url in kept_pages for url in cached), cached
 
     page.context.set_offline(True)
     page.goto("/games/")
@@ -79,6 +80,42 @@ def test_offline_the_worker_shows_its_offline_page_and_keeps_no_players_page(ope
     page.goto("/games/")
     assert page.locator("[data-offline]").count() == 0
     assert "Your games" in page.locator("h1").inner_text()
+
+
+def test_while_the_proxy_answers_for_the_app_the_worker_shows_its_kept_page(open_page):
+    """deploy/Caddyfile answers with ``X-Fallback: proxy`` while the app does not answer
+    (its test: tests/live/test_proxy.py); the worker shows its kept page in the player's
+    language instead of the proxy's English one. An answer of the app's own, a 503
+    included, is shown as it is."""
+    page = open_page(expected=("status of 503",))  # the app's own 503, below
+    register(page, "vera", "Vera V.")
+    installed(page)
+    cached = page.evaluate(CACHED)
+    assert "/offline/unreachable/" in cached, cached
+
+    def proxy(route) -> None:
+        route.fulfill(
+            status=503,
+            headers={"X-Fallback": "proxy", "Content-Type": "text/html", "Retry-After": "5"},
+            body="<h1>The proxy's own page</h1>",
+        )
+
+    page.context.route("**/games/", proxy)
+    page.goto("/games/")
+    assert page.locator("[data-offline=unreachable]").is_visible()
+    assert page.locator("h1").inner_text() == "The server is not answering"
+    assert "Vera" not in page.locator("body").inner_text()
+    screenshot(page, "unreachable")
+
+    page.context.unroute("**/games/")
+    page.context.route(
+        "**/games/",
+        lambda route: route.fulfill(
+            status=503, headers={"Content-Type": "text/html"}, body="<h1>The app's own</h1>"
+        ),
+    )
+    page.goto("/games/")
+    assert page.locator("h1").inner_text() == "The app's own"
 
 
 def test_the_worker_is_registered_by_the_sites_pages_only_and_fetches_nothing_elsewhere(page):

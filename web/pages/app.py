@@ -35,6 +35,9 @@ STATIC_FILES = (
     "web/icon-512.png",
 )
 THEME_COLOUR = "#0a58ca"
+# The header of the proxy's own answer when the app does not answer (deploy/Caddyfile's
+# handle_errors): the worker shows its kept page in the visitor's language instead.
+PROXY_FALLBACK_HEADER = "X-Fallback"
 
 
 @require_safe
@@ -88,6 +91,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             # has no entry "" (a 500).
             "static_prefix": json.dumps(settings.STATIC_URL),
             "offline_url": json.dumps(reverse("web:offline")),
+            "unreachable_url": json.dumps(reverse("web:unreachable")),
+            "fallback_header": json.dumps(PROXY_FALLBACK_HEADER),
         },
         content_type="text/javascript",
     )
@@ -104,7 +109,8 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def offline(request: HttpRequest) -> HttpResponse:
-    """What the service worker shows for a page it cannot fetch. The worker keeps it, so
-    it holds nothing of any player (it is fetched without cookies)."""
-    return render(request, "web/offline.html")
+def offline(request: HttpRequest, *, unreachable: bool = False) -> HttpResponse:
+    """What the service worker shows for a page it cannot fetch (``unreachable``: for a
+    page the proxy answered in the app's place, the app not answering). The worker keeps
+    both, so they hold nothing of any player (fetched without cookies)."""
+    return render(request, "web/offline.html", {"unreachable": unreachable})
