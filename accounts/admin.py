@@ -1,15 +1,39 @@
+from types import SimpleNamespace
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 from accounts.models import User
 from accounts.services import user_delete
 from config.admin_filters import ListFilterLookupsOnly
+from config.throttling import ScopedThrottle
+
+
+class AdminLoginForm(AdminAuthenticationForm):
+    """The admin's log-in spends the ``login`` budget of the pages' and the API's log-in
+    (per client address, else per player): without it, the admin's form let anyone try
+    an operator's password without limit. Over the budget no password is checked."""
+
+    def clean(self) -> dict[str, Any]:
+        throttle = ScopedThrottle()
+        if not throttle.allow_request(self.request, SimpleNamespace(throttle_scope="login")):  # type: ignore[arg-type]
+            wait = int(throttle.wait() or 60) + 1
+            raise ValidationError(
+                gettext("Too many attempts; try again in %(seconds)s seconds.") % {"seconds": wait},
+                code="throttled",
+            )
+        return super().clean()
+
+
+admin.site.login_form = AdminLoginForm
 
 
 def _is_superuser(request: HttpRequest) -> bool:
