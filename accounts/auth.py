@@ -187,7 +187,17 @@ def _token_deleted(sender: Any, instance: AuthToken, **kwargs: Any) -> None:
 
 @receiver(post_save, sender=User)
 def _player_saved(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
-    if not created and _token_cache_seconds():
+    if created:
+        return
+    # A new password (``set_password`` since the last save: the admin's form,
+    # ``changepassword``) ends every log-in, as it ends Django's sessions: whoever held
+    # a token is shut out. Deleting them invalidates their cache entries
+    # (``_token_deleted``). A log-in that stores the same password hashed anew
+    # (``check_password``'s upgrade) has cleared ``_password`` before saving.
+    if getattr(instance, "_password", None) is not None:
+        AuthToken.objects.filter(user_id=instance.pk).delete()
+        return
+    if _token_cache_seconds():
         token_cache_invalidate(
             list(AuthToken.objects.filter(user_id=instance.pk).values_list("digest", flat=True))
         )

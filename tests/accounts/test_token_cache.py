@@ -111,6 +111,17 @@ def test_a_deactivated_player_is_refused_at_once():
     assert client.get(ME).status_code == 401
 
 
+def test_a_new_password_ends_every_token_at_once():
+    user, _ = make_player()
+    _key, laptop = new_token(user)
+    _key, phone = new_token(user)
+    assert laptop.get(ME).status_code == 200 and phone.get(ME).status_code == 200
+    user.set_password("a-brand-new-passphrase-42")
+    user.save()
+    assert laptop.get(ME).status_code == 401
+    assert phone.get(ME).status_code == 401
+
+
 def test_a_deleted_player_is_refused_at_once():
     user, _ = make_player()
     _key, client = new_token(user)

@@ -62,6 +62,38 @@ def test_log_out_ends_only_the_token_in_use():
     assert AuthToken.objects.count() == 1
 
 
+def test_a_new_password_ends_every_log_in(admin_client):
+    """Whoever held a token (a stolen laptop, a leaked key) is shut out once the
+    password is changed, as Django's sessions are: by an operator in the admin, or by
+    ``manage.py changepassword``."""
+    laptop = register().json()["token"]
+    phone = login().json()["token"]
+    user = User.objects.get(username="tok")
+    answer = admin_client.post(
+        f"/admin/accounts/user/{user.pk}/password/",
+        {"password1": "a-brand-new-passphrase-42", "password2": "a-brand-new-passphrase-42"},
+    )
+    assert answer.status_code == 302
+    assert not AuthToken.objects.filter(user=user).exists()
+    assert authed(laptop).get("/api/v1/accounts/me/").status_code == 401
+    assert authed(phone).get("/api/v1/accounts/me/").status_code == 401
+
+
+def test_a_profile_change_or_a_rehashed_password_ends_no_log_in(settings):
+    token = register().json()["token"]
+    user = User.objects.get(username="tok")
+    user.display_name = "Tokky"
+    user.save()
+    # A log-in under a stronger hasher stores the same password hashed anew.
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.ScryptPasswordHasher",
+        *settings.PASSWORD_HASHERS,
+    ]
+    assert login().status_code == 200
+    assert User.objects.get(pk=user.pk).password.startswith("scrypt$")
+    assert authed(token).get("/api/v1/accounts/me/").status_code == 200
+
+
 def test_a_token_that_only_shares_the_indexed_prefix_is_refused():
     key = register().json()["token"]
     forged = key[:15] + ("0" if key[15] != "0" else "1") + key[16:]
@@ -101,10 +133,8 @@ def test_the_admin_lists_log_ins_without_anything_usable(client):
 
 
 def test_a_session_log_out_ends_no_token(client):
-    user, token_client = make_player("sess")
-    user.set_password(PASSWORD)
-    user.save()
-    client.login(username="sess", password=PASSWORD)
+    _user, token_client = make_player("sess")
+    assert client.login(username="sess", password="correct-horse-battery-9")  # the factory's
     # No body (Django's client would send an empty multipart form: not JSON, a 415).
     assert (
         client.post("/api/v1/accounts/logout/", content_type="application/json").status_code == 204
