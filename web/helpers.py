@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from django import forms
 from django.contrib import messages
@@ -18,7 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -134,7 +134,17 @@ def next_target(request: HttpRequest) -> str | None:
     safe = url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return target if target and safe else None
+    return target if target and safe and not _account_page(target) else None
+
+
+def _account_page(target: str) -> bool:
+    """Whether ``target`` is the log-in or register page: after logging in nobody is
+    sent back to log in (the log-in page sent a logged-in player on to itself, a loop)."""
+    try:
+        match = resolve(urlsplit(target).path)
+    except Resolver404:
+        return False
+    return match.namespace == "web" and match.url_name in ACCOUNT_PAGES
 
 
 def account_links(request: HttpRequest) -> dict[str, str]:

@@ -105,6 +105,35 @@ def test_every_log_in_and_register_link_keeps_next_and_registering_comes_back():
     assert joined.status_code == 302 and joined["Location"] == streaks
 
 
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/accounts/login/",
+        "/accounts/login/?next=/",
+        "/accounts/register/",
+        "/accounts/register/?a=1",
+    ],
+)
+def test_next_never_leads_back_to_logging_in(target):
+    """A ``next`` that is the log-in or register page itself leads home: for a logged-in
+    player the log-in page sent them on to it, a 500 (Django's loop check) or a redirect
+    loop with a query; and after logging in nobody wants to log in again."""
+    player, _ = make_player("loop")
+    client = Client()
+    client.force_login(player)
+    answer = client.get("/accounts/login/", {"next": target})
+    assert answer.status_code == 302 and answer["Location"] == "/"
+    visitor = Client()
+    page = text(visitor.get("/accounts/login/", {"next": target}))
+    assert 'name="next" value="/"' in page or 'name="next" value=""' in page
+    assert set(links(page, "register")) == {"/accounts/register/"}
+    logged = visitor.post(
+        "/accounts/login/",
+        {"username": "loop", "password": "correct-horse-battery-9", "next": target},
+    )
+    assert logged.status_code == 302 and logged["Location"] == "/"
+
+
 def test_in_december_a_visitor_sees_the_advent_calendar_without_scores():
     ada, _ = make_player("ada")
     ranked(ada, dt.date(2026, 12, 1), 312)

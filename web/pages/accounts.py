@@ -33,6 +33,12 @@ class PageLoginView(LoginView):
     authentication_form = AuthenticationForm
     redirect_authenticated_user = True
 
+    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
+        # The pages' own check (web.helpers.next_target), which also refuses a next that
+        # is the log-in page: Django's sent a logged-in player on to it (a 500, or a
+        # loop with a query).
+        return next_target(request or self.request) or ""
+
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refused = throttled(request, "login")
         if refused:
