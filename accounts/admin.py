@@ -1,4 +1,3 @@
-from types import SimpleNamespace
 from typing import Any
 
 from django.contrib import admin
@@ -7,14 +6,13 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 from accounts.models import User
 from accounts.services import user_delete
 from config.admin_filters import ListFilterLookupsOnly
-from config.throttling import ScopedThrottle
+from config.throttling import over_budget
 
 
 class AdminLoginForm(AdminAuthenticationForm):
@@ -23,13 +21,9 @@ class AdminLoginForm(AdminAuthenticationForm):
     an operator's password without limit. Over the budget no password is checked."""
 
     def clean(self) -> dict[str, Any]:
-        throttle = ScopedThrottle()
-        if not throttle.allow_request(self.request, SimpleNamespace(throttle_scope="login")):  # type: ignore[arg-type]
-            wait = int(throttle.wait() or 60) + 1
-            raise ValidationError(
-                gettext("Too many attempts; try again in %(seconds)s seconds.") % {"seconds": wait},
-                code="throttled",
-            )
+        refused = over_budget(self.request, "login")  # type: ignore[arg-type]
+        if refused is not None:
+            raise ValidationError(refused[0], code="throttled")
         return super().clean()
 
 

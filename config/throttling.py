@@ -23,6 +23,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
@@ -111,3 +113,22 @@ def cache_get_counting(request: Request, key: str, *, player: Any) -> Any:
     value, waits = get_and_log(key, logs, now=ScopedThrottle.timer())
     setattr(request, _COUNTED, {log[0]: wait for log, wait in zip(logs, waits, strict=True)})
     return value
+
+
+class _Scope:
+    """What DRF's throttle reads from a view: its scope."""
+
+    def __init__(self, scope: str) -> None:
+        self.throttle_scope = scope
+
+
+def over_budget(request: HttpRequest, scope: str) -> tuple[str, int] | None:
+    """For requests outside the API's views (the pages, the admin's log-in), which share
+    its budgets (per player, else per client address), so that no door lets more
+    through: ``None`` while ``request`` is within ``scope``'s budget (and counted), else
+    the message to show and the seconds to wait."""
+    throttle = ScopedThrottle()
+    if throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
+        return None
+    wait = int(throttle.wait() or 60) + 1
+    return _("Too many attempts; try again in %(seconds)s seconds.") % {"seconds": wait}, wait

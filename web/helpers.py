@@ -36,7 +36,7 @@ from config.api_errors import (
     error_text,
 )
 from config.api_guard import API_PREFIX, STATUS_ANSWERS
-from config.throttling import ScopedThrottle
+from config.throttling import over_budget
 
 View = Callable[..., HttpResponse]
 Response = TypeVar("Response", bound=HttpResponse)
@@ -172,14 +172,6 @@ def account_links(request: HttpRequest) -> dict[str, str]:
 # -- throttles ---------------------------------------------------------------------------
 
 
-class _Scope:
-    """What DRF's throttle reads from a view: its scope. The pages share the API's
-    budgets (per player, else per client address), so neither door lets more through."""
-
-    def __init__(self, scope: str) -> None:
-        self.throttle_scope = scope
-
-
 @dataclass(frozen=True)
 class Throttled:
     """A page request over its scope's budget: the message to show, and how long to
@@ -200,12 +192,8 @@ class Throttled:
 
 def throttled(request: HttpRequest, scope: str) -> Throttled | None:
     """``None`` while ``request`` is within the API's ``scope`` budget, else why not."""
-    throttle = ScopedThrottle()
-    if throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
-        return None
-    wait = int(throttle.wait() or 60) + 1
-    message = _("Too many attempts; try again in %(seconds)s seconds.") % {"seconds": wait}
-    return Throttled(message=message, retry_after=wait)
+    refused = over_budget(request, scope)
+    return None if refused is None else Throttled(*refused)
 
 
 def hint_asked(request: HttpRequest) -> tuple[bool, str | None]:
