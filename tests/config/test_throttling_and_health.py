@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.utils.module_loading import import_string
 from rest_framework.test import APIClient
 
 from config import health, tasks
@@ -119,6 +120,24 @@ def test_health_pings_the_worker_on_a_broker_with_broadcast(settings):
     assert health.WorkerHeartbeat not in checks
 
 
+def test_the_health_checks_are_named_without_addresses_and_alike_everywhere(settings):
+    """/health/ answers anyone, keyed by the checks' names: the Redis check's named the
+    server's host, port and database, and the worker ping's held the Celery app's memory
+    address, a key that changed from one web process to the next."""
+    settings.REDIS_URL = "redis://10.9.8.7:6390/4"
+    settings.CELERY_BROKER_URL = "redis://10.9.8.7:6390/5"
+    names = [
+        repr((import_string(check) if isinstance(check, str) else check)(**options))
+        for check, options in health.configured_checks()
+    ]
+    assert names == [
+        "Database(alias='default')",
+        "Cache(alias='default')",
+        "Redis()",
+        "WorkerPing()",
+    ]
+
+
 @pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (Debian)")
 def test_the_worker_ping_is_asked_again_when_redis_has_restarted(tmp_path):
     """After a Redis restart the broker pool's first connection is the old server's
@@ -185,6 +204,8 @@ def test_the_worker_ping_says_at_once_that_the_broker_is_down(broker):
         assert not worker.is_alive(), "the check was still waiting on the broker after 4 s"
         assert len(raised) == 1 and isinstance(raised[0], ServiceUnavailable), raised
         assert "The broker does not answer" in str(raised[0])
+        assert str(port) not in str(raised[0])  # the address is the log's (the cause)
+        assert raised[0].__cause__ is not None
     finally:
         silent.close()
         app.close()
@@ -196,13 +217,12 @@ def test_the_redis_check_gives_up_on_a_redis_that_never_answers(settings):
     import asyncio
     import socket
 
-    from django.utils.module_loading import import_string
     from health_check.exceptions import HealthCheckException
 
     with socket.create_server(("127.0.0.1", 0)) as silent:
         settings.REDIS_URL = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
-        ((name, options),) = [c for c in health.configured_checks() if "redis" in str(c[0])]
-        check = import_string(name)(**options)
+        ((name, options),) = [c for c in health.configured_checks() if c[0] is health.RedisPing]
+        check = name(**options)
 
         async def run() -> None:
             await asyncio.wait_for(check.run(), timeout=4)  # a load balancer's usual wait
