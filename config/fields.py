@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from rest_framework import serializers
 from rest_framework.utils.formatting import lazy_format
 
@@ -107,7 +108,28 @@ class OptionsField(serializers.DictField):
         return dict(data)
 
 
-class FlatBodySerializer(serializers.Serializer[Any]):
+class ClosedBodySerializer(serializers.Serializer[Any]):
+    # A command body whose every key is one of its fields. DRF drops the others, so a
+    # misspelled field would run the command without it (``holds`` for ``hold``: every
+    # die rolled again); here it is a 400 naming the field, and nothing runs. (No
+    # docstring: the schema would describe every body without one of its own by it.)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                # Named as sent, a long name cut short: the answer stays small.
+                raise serializers.ValidationError(
+                    {_shown(key): [gettext("Unknown field.")] for key in unknown}
+                )
+        return super().to_internal_value(data)
+
+
+def _shown(name: str, limit: int = 40) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+class FlatBodySerializer(ClosedBodySerializer):
     """A request body of scalar fields and lists of scalars (the play actions': one per
     request at the service's highest rate). DRF deep-copies a serializer's declared
     fields for each instance, calling every field's ``__init__`` again (its validators

@@ -3,6 +3,7 @@ from rest_framework import serializers
 import yatzy
 from config.fields import (
     BoundedListField,
+    ClosedBodySerializer,
     FlatBodySerializer,
     OptionsField,
     QueryIntegerField,
@@ -167,7 +168,7 @@ class ChallengeSerializer(serializers.Serializer):
     )
 
 
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(ClosedBodySerializer):
     mode = StrictChoiceField(
         choices=[Round.Mode.SOLO.value, Round.Mode.COMPUTER.value, Round.Mode.PARTY.value]
     )
@@ -326,7 +327,7 @@ class SharePlaysSerializer(ShareSerializer):
     plays = SharePlaySerializer(many=True, help_text="Who played your code, oldest first.")
 
 
-class FriendStartSerializer(serializers.Serializer):
+class FriendStartSerializer(ClosedBodySerializer):
     view = StrictChoiceField(
         choices=["blind", "target"],
         help_text="`target`: see the total to beat now; `blind`: only once you finish.",

@@ -89,8 +89,13 @@ def test_a_name_twice_in_one_object_is_a_parse_error_and_changes_nothing(started
 
 def test_nesting_inside_strings_does_not_count(started):
     client, state = started
-    body = json.dumps({"hold": [], "turn": 0, "roll": 0, "note": "[" * 3000})
-    assert post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body).status_code == 200
+    body = json.dumps({"category": "[" * 3000, "turn": 0})
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/score/", body)
+    # Parsed: the answer is about the box (too long a name), not the body's nesting.
+    assert response.status_code == 400
+    assert response.json()["details"] == {
+        "category": ["Ensure this field has no more than 32 characters."]
+    }
 
 
 # 2. The client address of the per-IP throttles ----------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework import serializers
 
-from config.fields import FlatBodySerializer
+from config.fields import ClosedBodySerializer, FlatBodySerializer
 from games.serializers import (
     PartyRollSerializer,
     PartyScoreSerializer,
@@ -26,9 +26,10 @@ FLAT = [RollSerializer, ScoreSerializer, PartyRollSerializer, PartyScoreSerializ
 
 
 def drf_own(flat: type[FlatBodySerializer]) -> type[serializers.Serializer[Any]]:
-    """The same declared fields on DRF's plain serializer, which deep-copies them."""
+    """The same declared fields on DRF's plain serializer, which deep-copies them (with
+    the same refusal of unknown fields, ``ClosedBodySerializer``)."""
     fields = {name: copy.deepcopy(field) for name, field in flat._declared_fields.items()}
-    return type(f"Deep{flat.__name__}", (serializers.Serializer,), fields)
+    return type(f"Deep{flat.__name__}", (ClosedBodySerializer,), fields)
 
 
 DEEP = {flat: drf_own(flat) for flat in FLAT}

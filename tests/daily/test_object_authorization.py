@@ -14,11 +14,21 @@ from tests.factories import make_player
 pytestmark = pytest.mark.django_db
 
 BODIES = {
-    "post": {"hold": [], "turn": 0, "roll": 0, "category": "chance"},
+    "post": {},
     "put": {},
     "patch": {},
     "delete": None,
 }
+# A valid body of each action (an unknown field would be a 400 before the lookup).
+ACTIONS = {"roll/": {"hold": [], "turn": 0, "roll": 0}, "score/": {"category": "chance", "turn": 0}}
+
+
+def body_of(method, url, **fields):
+    """The body ``method`` sends to ``url``: its action's own fields on a roll or score."""
+    action = next((body for end, body in ACTIONS.items() if url.endswith(end)), None)
+    if method == "post" and action is not None:
+        return {**fields, **action}
+    return BODIES.get(method)
 
 
 def object_routes(resolver=None, prefix="", parameter="round_id"):
@@ -82,15 +92,12 @@ def test_another_players_token_gets_404_on_every_round_endpoint_and_method():
             for method in ("get", *BODIES):
                 if not hasattr(view, method):
                     continue
-                response = getattr(intruder, method)(url, BODIES.get(method), format="json")
+                response = getattr(intruder, method)(url, body_of(method, url), format="json")
                 assert response.status_code == 404, (method, url, response.status_code)
                 assert response.json()["code"] == "round_not_found"
                 checked += 1
     assert checked >= 3
     assert Round.objects.values("snapshot", "status", "version").get(pk=state["id"]) == before
-
-
-PARTY_BODIES = {"post": {"seat": 0, "hold": [], "turn": 0, "roll": 0, "category": "chance"}}
 
 
 def test_another_players_token_gets_404_on_every_party_endpoint_and_method():
@@ -106,7 +113,7 @@ def test_another_players_token_gets_404_on_every_party_endpoint_and_method():
     )
     checked = 0
     for method, url in calls("party_id", party["id"]):
-        response = getattr(intruder, method)(url, PARTY_BODIES.get(method), format="json")
+        response = getattr(intruder, method)(url, body_of(method, url, seat=0), format="json")
         assert response.status_code == 404, (method, url, response.status_code)
         assert response.json()["code"] == "party_not_found"
         checked += 1

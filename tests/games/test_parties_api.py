@@ -210,8 +210,8 @@ def test_parallel_identical_party_actions_apply_exactly_once():
 def test_a_seat_the_party_does_not_have_is_400_invalid_seat_and_changes_nothing(action):
     _, client = make_player()
     party = new_party(client, ["Ann", "Bo"], ruleset="yahtzee")
-    body = {"seat": 5, "turn": 0, "roll": 0, "hold": [], "category": "chance"}
-    response = party_post(client, party, action, **body)
+    body = {"roll": {"roll": 0, "hold": []}, "score": {"category": "chance"}}[action]
+    response = party_post(client, party, action, seat=5, turn=0, **body)
     assert response.status_code == 400, response.content
     assert response.json()["code"] == "invalid_seat"
     assert Party.objects.get(pk=party["id"]).version == 0
