@@ -99,3 +99,14 @@ def test_the_fields_an_action_knows_are_still_accepted():
     assert rolled.status_code == 200
     body = {"category": "chance", "turn": 0, "roll": 1}
     assert client.post(url + "score/", body, format="json").status_code == 200
+
+
+def test_the_refusal_speaks_the_readers_language():
+    _, client = make_player()
+    response = client.post(
+        "/api/v1/games/",
+        {"mode": "solo", "rulset": "yatzy"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
+    assert response.json()["details"] == {"rulset": ["Onbekend veld."]}
