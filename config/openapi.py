@@ -8,9 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
 from rest_framework import serializers
 
+from config.fields import ClosedBodySerializer
 from config.parsers import BODY_METHODS
 
 ErrorSerializer = inline_serializer(
@@ -90,3 +92,11 @@ class ApiSchema(AutoSchema):
         responses.setdefault("503", UNAVAILABLE)
         responses.setdefault("414", URI_TOO_LONG)
         return operation
+
+    def _map_serializer(self, serializer: Any, direction: str, *args: Any, **kwargs: Any) -> Any:
+        schema = super()._map_serializer(serializer, direction, *args, **kwargs)  # type: ignore[no-untyped-call]
+        instance = force_instance(serializer)  # type: ignore[no-untyped-call]
+        if direction == "request" and isinstance(instance, ClosedBodySerializer):
+            # A command body refuses any field it does not name (config.fields).
+            schema["additionalProperties"] = False
+        return schema

@@ -127,3 +127,21 @@ def test_every_body_and_answer_is_described_for_its_readers_not_inherited(tmp_pa
     texts = list(described.values())
     shared = {text for text in texts if texts.count(text) > 1}
     assert not shared, [name for name, text in described.items() if text in shared]
+
+
+def test_the_command_bodies_are_documented_as_closed(tmp_path):
+    """A command body refuses a field it does not name (config.fields.ClosedBodySerializer):
+    the schema says so, so a generated client cannot send one; the profile's PATCH and the
+    account bodies stay open."""
+    components = _schema(tmp_path)["components"]["schemas"]
+    closed = {
+        name for name, body in components.items() if body.get("additionalProperties") is False
+    }
+    assert closed == {
+        "RollRequest",
+        "ScoreRequest",
+        "PartyRollRequest",
+        "PartyScoreRequest",
+        "GameCreateRequest",
+        "FriendStartRequest",
+    }
