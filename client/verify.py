@@ -645,12 +645,21 @@ def verify_round(
             + ("" if game.is_over else ", but the server says it is completed"),
         )
     opponent = state.get("opponent")
-    if isinstance(opponent, Mapping):
-        bot = _check_opponent(report, rs, raw, opponent)
-        if bot is not None and bot.is_over and game.is_over and state.get("result"):
+    bot = _check_opponent(report, rs, raw, opponent) if isinstance(opponent, Mapping) else None
+    if state.get("result"):
+        # A result stands only on both games replayed to their end: a server that cut the
+        # computer's log short (or left it out) could claim any result otherwise.
+        if bot is not None and bot.is_over and game.is_over:
             result = yatzy.result_of(game.total, bot.total)
             report.check(
                 state["result"] == result,
-                f"the result is a {result} ({game.total} against {bot.total})",
+                f"the result is a {result} ({game.total} against {bot.total})"
+                + ("" if state["result"] == result else f", but the server says {state['result']}"),
+            )
+        else:
+            report.check(
+                False,
+                f"the server says the result is a {state['result']}, but its log does not "
+                "finish both games",
             )
     return report

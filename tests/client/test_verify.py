@@ -425,3 +425,31 @@ def test_a_journal_of_the_first_version_still_checks_the_dice(tmp_path):
     legacy = Journal(tmp_path).get("r1")
     texts = failures(verify_round(state, record=legacy, box_name=box_name))
     assert len(texts) == 1 and texts[0].startswith("turn 5 (Fives): roll 1: the seed gives")
+
+
+def _opponent_cut_to(state, turns):
+    """The computer's side of ``state`` told from its first ``turns`` turns only, its
+    card and totals recomputed so that it holds together."""
+    opponent = copy.deepcopy(state["opponent"])
+    bot = yatzy.Game(yatzy.get_ruleset(state["ruleset"]), SEED)
+    opponent["turns"] = opponent["turns"][:turns]
+    for recorded in opponent["turns"]:
+        for index, _ in enumerate(recorded["rolls"]):
+            bot.roll(recorded["holds"][index - 1] if index else [])
+        bot.score(recorded["category"])
+    opponent |= {"scorecard": bot.scorecard, "upper_total": bot.upper_total, "total": bot.total}
+    return opponent
+
+
+@pytest.mark.parametrize("cut", ["truncated", "missing"])
+def test_a_result_the_computers_log_does_not_back_fails(tmp_path, cut):
+    state, record = played(tmp_path, "yatzy", computer=True)
+    claimed = "win" if state["result"] != "win" else "loss"
+    forged = {**state, "result": claimed}
+    if cut == "truncated":
+        forged["opponent"] = _opponent_cut_to(state, 3)
+    else:
+        del forged["opponent"]
+    report = verify_round(forged, record=record)
+    assert not report.ok
+    assert any(claimed in text for text in failures(report))
