@@ -453,3 +453,11 @@ def test_a_result_the_computers_log_does_not_back_fails(tmp_path, cut):
     report = verify_round(forged, record=record)
     assert not report.ok
     assert any(claimed in text for text in failures(report))
+
+
+def test_a_round_without_its_total_is_not_verified(tmp_path):
+    state, record = played(tmp_path)
+    forged = {key: value for key, value in state.items() if key != "total"}
+    report = verify_round(forged, record=record)
+    assert not report.ok
+    assert "VERIFIED" not in printed(report)
