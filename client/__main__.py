@@ -183,9 +183,10 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     except (commands.CommandError, StorageError) as error:
         app.errors.print(Text(str(error), style="bold red"))
         return 1
-    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as error:
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError) as error:
         # An answer (or a stored round) of another shape than the API's: said in a line,
-        # not a traceback; YATZY_PLAY_DEBUG=1 shows where.
+        # not a traceback; YATZY_PLAY_DEBUG=1 shows where. (ArithmeticError: a number JSON
+        # allows but Python cannot take, 1e400 read as an int.)
         if os.environ.get("YATZY_PLAY_DEBUG"):
             raise
         app.errors.print(

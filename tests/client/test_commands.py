@@ -389,6 +389,27 @@ def test_a_computer_game_shows_and_verifies_the_computers_turns(ada):
     assert status == 0 and "the computer's 15 turns replay on the seed" in out
 
 
+def test_a_number_too_large_for_an_integer_is_one_line_not_a_traceback(ada):
+    _, out, _ = ada("play", "--computer", "easy", "--ruleset", "yatzy", keys=turn_keys(15))
+    round_id = re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1]
+    network = ada.transport
+
+    class HugeTurn(httpx.BaseTransport):
+        """The round's answer with a computer's turn of 1e400 (a float, infinite)."""
+
+        def handle_request(self, request):
+            response = network.handle_request(request)
+            if not request.url.path.endswith(f"/rounds/{round_id}/"):
+                return response
+            body = json.loads(response.read())
+            body["opponent"]["turns"][1]["turn"] = "HUGE"
+            return httpx.Response(200, content=json.dumps(body).replace('"HUGE"', "1e400"))
+
+    ada.transport = HugeTurn()
+    status, out, err = ada("verify", round_id)
+    assert status == 1 and "is not in the form this client reads" in err
+
+
 def test_a_past_day_is_played_unranked_and_verified_by_its_date(ada):
     day = clock.today() - dt.timedelta(days=2)
     challenge_get_or_create(day=day)
