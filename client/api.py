@@ -157,8 +157,12 @@ def terminal_safe(value: Any) -> Any:
 
 
 def _json_of(response: httpx.Response) -> Any:
-    """The answer's JSON, terminal-safe (:func:`terminal_safe`); ``ValueError`` if none."""
-    return terminal_safe(response.json())
+    """The answer's JSON, terminal-safe (:func:`terminal_safe`); ``ValueError`` if none
+    (also for one nested deeper than Python's recursion reads: no answer of the API is)."""
+    try:
+        return terminal_safe(response.json())
+    except RecursionError:
+        raise ValueError("an answer nested too deeply") from None
 
 
 def _error_from(server: str, response: httpx.Response) -> ApiError:

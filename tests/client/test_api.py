@@ -230,3 +230,12 @@ def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen()
 )
 def test_accept_language_follows_the_locale(environ, header):
     assert accept_language(environ) == header
+
+
+@pytest.mark.parametrize("status", [200, 400])
+def test_an_answer_nested_deeper_than_any_the_api_gives_is_not_the_api(status):
+    nested = b"[" * 100_000 + b"]" * 100_000
+    handler, _ = answers(httpx.Response(status, content=nested))
+    api, _, _ = client_for(handler)
+    with pytest.raises(NotTheApi, match="does not answer like a Maxi Yatzy Daily server"):
+        api.request("GET", "daily/")
