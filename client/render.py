@@ -59,12 +59,22 @@ class Names:
         return cls(boxes, titles)
 
     def box(self, box: object) -> str:
-        """The name of box ``box``."""
-        return self.boxes.get(str(box), str(box))
+        """The name of box ``box``, on one line."""
+        return _one_line(self.boxes.get(str(box), str(box)))
 
     def ruleset(self, name: object) -> str:
-        """The title of ruleset ``name``."""
-        return self.rulesets.get(str(name), str(name))
+        """The title of ruleset ``name``, on one line."""
+        return _one_line(self.rulesets.get(str(name), str(name)))
+
+
+def _one_line(name: object) -> str:
+    """A name on one line: a line break (or tab) a server put in one is a space, so a
+    box's name keeps to its row of the scorecard.
+
+    >>> _one_line("Two\\n pairs\\t")
+    'Two pairs'
+    """
+    return " ".join(str(name).split())
 
 
 NO_NAMES = Names()
@@ -453,14 +463,15 @@ class RoundScreen:
 
         def layout(boxed: bool, columns: int) -> list[list[Segment]] | None:
             card = scorecard_table(self.state, names=self.names, pace=pace, columns=columns)
-            if columns > 1:
-                # Two halves only where every number fits and each name keeps a dozen
-                # letters (rich cuts the longer ones); one column at any width.
-                cut = scorecard_table(
+            unbounded = options.update(width=10 * width, height=None)
+            if Measurement.get(console, unbounded, card).maximum > width:
+                # Names too long for the width (a server's own): each cut to a dozen
+                # letters, so the points beside it stay (rich would narrow every column).
+                card = scorecard_table(
                     self.state, names=self.names, pace=pace, columns=columns, name_width=12
                 )
-                unbounded = options.update(width=10 * width, height=None)
-                if Measurement.get(console, unbounded, cut).maximum > width:
+                # Two halves only where every number fits so; one column at any width.
+                if columns > 1 and Measurement.get(console, unbounded, card).maximum > width:
                     return None
             parts: list[RenderableType] = [title, status]
             if playing:

@@ -1,6 +1,8 @@
 """The round's screen laid out for a terminal's size, without a terminal: the layout
 each size gets, and the lines it takes (the pseudo-terminal tests read the real one)."""
 
+import re
+
 import pytest
 from rich.console import Console
 from rich.text import Text
@@ -48,3 +50,21 @@ def test_a_terminal_too_small_for_two_columns_gets_one_and_nothing_breaks():
     lines = screen(state_of("maxi"), 40, 10)
     assert any(line.startswith("20 maxi_yatzy") for line in lines)
     assert all(len(line) <= 40 for line in lines)
+
+
+@pytest.mark.parametrize("name", ["W" * 200, "名前" * 40, "two\nlines"])
+def test_box_names_of_any_length_from_the_server_leave_every_boxs_points_on_screen(name):
+    state = state_of("maxi")
+    names = render.Names({box: name for box in state["scorecard"]})
+    console = Console(width=80, color_system=None, record=True)
+    console.print(render.round_frame(state, {0}, names=names, height=22))
+    lines = console.export_text().splitlines()
+    assert len(lines) == 22 and all(len(line) <= 80 for line in lines)
+    card = "\n".join(lines)
+    for number, points in enumerate(state["scorecard"].values(), start=1):
+        shown = str(points) if points is not None else f"+{state['options'][box_at(state, number)]}"
+        assert re.search(rf"(^|│) *{number} [^│]* {re.escape(shown)}( |$|│)", card, re.M), number
+
+
+def box_at(state, number):
+    return list(state["scorecard"])[number - 1]
