@@ -136,8 +136,9 @@ def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
 
 # What a terminal obeys rather than shows: C0 controls but tab and newline (ESC starts
 # the sequences that clear the screen, set the window title or make links), DEL and the
-# C1 controls (U+009B is a one-character CSI).
-_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C1 controls (U+009B is a one-character CSI); and the bidi embeddings, overrides and
+# isolates, which reorder the rest of a line on a terminal that lays out bidi text.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def terminal_safe(value: Any) -> Any:

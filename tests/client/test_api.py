@@ -239,3 +239,13 @@ def test_an_answer_nested_deeper_than_any_the_api_gives_is_not_the_api(status):
     api, _, _ = client_for(handler)
     with pytest.raises(NotTheApi, match="does not answer like a Maxi Yatzy Daily server"):
         api.request("GET", "daily/")
+
+
+def test_bidi_overrides_in_an_answer_do_not_reach_the_terminal():
+    # U+202E reverses what follows on a terminal that lays out bidi text ("Trojan
+    # Source"): a name could show another score beside it than the board's.
+    name = "ada\u202e001\u202c \u2067x\u2069"
+    handler, _ = answers(httpx.Response(200, json={"results": [{"display_name": name}]}))
+    api, _, _ = client_for(handler)
+    shown = api.request("GET", "leaderboards/daily/")["results"][0]["display_name"]
+    assert shown == "ada001 x"
