@@ -511,7 +511,10 @@ def verify(app: App, args: argparse.Namespace) -> int:
         if challenge is None and state.get("date"):
             challenge = api.daily(state["date"])
     record = app.journal.get(round_id)
-    day_record = app.journal.day_commitment(str(state["date"])) if state.get("date") else None
+    # The day asked for, whatever the answer says (or leaves out): the commitment this
+    # machine saw of it before the reveal is the one a server cannot change.
+    day = args.target if DATE.match(args.target) else state.get("date")
+    day_record = app.journal.day_commitment(str(day)) if day else None
     try:
         report = verify_round(
             state, challenge=challenge, record=record, day_record=day_record, box_name=names.box

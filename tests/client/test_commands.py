@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import hashlib
 import io
 import json
 import re
@@ -186,6 +187,30 @@ def test_the_daily_is_played_to_the_end_and_then_on_the_board_under_the_name_as_
     assert "You have played the daily of" in out and "--practice" in out
     status, out, _ = ada("verify", clock.today().isoformat())
     assert status == 1 and "is not revealed yet" in out and "This client recorded" in out
+
+
+def test_a_days_round_whose_answer_drops_its_date_is_checked_against_the_commitment_seen_here(
+    ada,
+):
+    status, out, _ = ada("play", keys=turn_keys(20))  # the day's commitment noted, unrevealed
+    round_id = re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1]
+    (ada.journal.directory / f"{round_id}.json").unlink()  # as if played in the browser
+    seed = hashlib.sha256(b"another seed").digest()
+
+    def swapped(path, body):
+        """Another seed, its commitment everywhere, the round's dice retold from it; and
+        no date in the round, so that the day's commitment seen here is not looked up."""
+        if "/daily/" in path or "/rounds/" in path:
+            body = body | {"seed": seed.hex(), "commitment": yatzy.commitment(seed)}
+        if "/rounds/" in path:
+            body = retold(body, body["actions"])
+            del body["date"]
+        return body
+
+    ada.transport.tamper = swapped
+    status, out, _ = ada("verify", clock.today().isoformat())
+    assert status == 1 and "VERIFICATION FAILED" in out
+    assert "it equals the day's commitment this client saw at" in out
 
 
 EVIL = "[/]EVIL\x1b]0;pwned\x07\x1b[2J\x9b31m[link=http://evil/]x"
