@@ -172,6 +172,14 @@ def _check_commitments(
             f"it equals the day's commitment this client saw at {seen_at}, before the reveal"
             + ("" if digest == commitment else f" ({commitment}): NOT"),
         )
+    if record is not None and record.actions() and record.commitment is None:
+        # Moves made here, and no commitment ever shown (the journal keeps the first one
+        # seen): the seed told now was never committed to before play.
+        report.check(
+            False,
+            "this client played the round without ever being shown its commitment: the "
+            "seed was not committed to before play",
+        )
     if record is not None and record.commitment is not None:
         when = "while the seed was hidden" if record.seed_hidden_when_seen else "(seed shown)"
         report.check(

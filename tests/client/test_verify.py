@@ -461,3 +461,13 @@ def test_a_round_without_its_total_is_not_verified(tmp_path):
     report = verify_round(forged, record=record)
     assert not report.ok
     assert "VERIFIED" not in printed(report)
+
+
+def test_a_round_played_here_without_a_commitment_shown_before_the_reveal_fails(tmp_path):
+    # A server that left the commitment out of every answer while the round was played
+    # here committed to nothing: its seed, told at the reveal, is no "committed seed".
+    state, record = played(tmp_path)
+    record.commitment = record.commitment_seen_at = None  # what the journal keeps then
+    report = verify_round(state, record=record)
+    assert not report.ok
+    assert any("commitment" in text for text in failures(report))
