@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--server",
+        type=commands.server_arg,
         default=argparse.SUPPRESS,
         help=f"the server's URL (default: $YATZY_SERVER or {DEFAULT_SERVER})",
     )
@@ -154,8 +155,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
     """Run one command; its exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     server = getattr(args, "server", None) or os.environ.get("YATZY_SERVER") or DEFAULT_SERVER
+    try:
+        commands.server_arg(server)
+    except argparse.ArgumentTypeError as error:  # $YATZY_SERVER's
+        parser.error(f"$YATZY_SERVER: {error}")
     if app is None:
         app = commands.App(server=server.rstrip("/"), attempts=max(1, getattr(args, "retries", 5)))
     try:

@@ -88,6 +88,26 @@ def round_id_arg(text: str) -> str:
         ) from None
 
 
+def server_arg(text: str) -> str:
+    """A server's address: http or https, with a host (and a port that is one).
+
+    >>> server_arg("http://127.0.0.1:8000/")
+    'http://127.0.0.1:8000/'
+    >>> server_arg("127.0.0.1:8000")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 127.0.0.1:8000 is not a server's address: it looks like http://127.0.0.1:8000
+    """
+    try:
+        url = httpx.URL(text)
+    except httpx.InvalidURL:
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a server's address: it looks like http://127.0.0.1:8000"
+        )
+    return text
+
+
 def round_or_date_arg(text: str) -> str:
     """A round id, or a day (for the player's round of that day)."""
     if DATE.match(text):

@@ -537,6 +537,8 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["advent", "0"], "0 is not a year: years are four digits, e.g. 2026"),
         (["advent", "26"], "26 is not a year"),
         (["boards", "advent", "--year", "0"], "0 is not a year"),
+        (["--server", "http://[::1", "boards"], "http://[::1 is not a server's address"),
+        (["boards", "--server", "ftp://x"], "ftp://x is not a server's address"),
     ],
 )
 def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
