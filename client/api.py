@@ -123,6 +123,14 @@ def retry_after_seconds(value: str | None) -> float | None:
 
 
 def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
+    if response.status_code >= 500 and not response.is_redirect:
+        # The site's own failure, or a proxy's before it: the address may well be right.
+        return NotTheApi(
+            response.status_code,
+            "not_the_api",
+            f"{server} could not answer: {response.request.url} gave "
+            f"{response.status_code} {response.reason_phrase}. Try again later.",
+        )
     where = response.headers.get("Location")
     redirect = f", sending the client on to {where}" if where else ""
     return NotTheApi(

@@ -249,3 +249,17 @@ def test_bidi_overrides_in_an_answer_do_not_reach_the_terminal():
     api, _, _ = client_for(handler)
     shown = api.request("GET", "leaderboards/daily/")["results"][0]["display_name"]
     assert shown == "ada001 x"
+
+
+@pytest.mark.parametrize("status", [500, 501])
+def test_a_server_failing_in_html_is_said_to_fail_not_to_be_another_site(status):
+    """An error page of the site's own (or of a proxy before it) is no sign of a wrong
+    --server: the client said "--server takes the address of the site itself"."""
+    page = b"<!DOCTYPE html><h1>Server Error (500)</h1>"
+    handler, _ = answers(
+        httpx.Response(status, content=page, headers={"Content-Type": "text/html"})
+    )
+    api, _, _ = client_for(handler)
+    with pytest.raises(NotTheApi, match="could not answer") as raised:
+        api.request("GET", "daily/")
+    assert "--server" not in str(raised.value) and "Try again later" in str(raised.value)
