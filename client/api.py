@@ -149,6 +149,27 @@ def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
 _TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+# What a token can be to travel in a header: visible ASCII (the server's are hex).
+_SENDABLE_TOKEN = re.compile("[!-~]{1,500}")
+
+
+def sendable_token(token: object) -> bool:
+    """Whether ``token`` can be sent in the ``Authorization`` header.
+
+    >>> sendable_token("0a1b2c"), sendable_token("0a1b\n2c"), sendable_token("pøl")
+    (True, False, False)
+    """
+    return isinstance(token, str) and _SENDABLE_TOKEN.fullmatch(token) is not None
+
+
+def _check_token(token: object) -> str:
+    """A token a server gave, or ``ValueError`` (an answer not in the API's form): one
+    that no header can carry would be kept, then fail every request as a lost network."""
+    if not sendable_token(token):
+        raise ValueError("the server's token cannot be sent in a request")
+    return str(token)
+
+
 def terminal_safe(value: Any) -> Any:
     """A decoded answer with every string (object keys too) stripped of terminal control
     characters, so nothing a server sends can rewrite the player's screen or title.
@@ -402,12 +423,13 @@ class ApiClient:
         """Create an account; the answer carries its ``token``."""
         body = {"username": username, "password": password}
         result: JSON = self.request("POST", "accounts/register/", json=body)
+        _check_token(result["token"])
         return result
 
     def login(self, username: str, password: str) -> str:
         """The token for ``username``."""
         body = {"username": username, "password": password}
-        return str(self.request("POST", "accounts/token/", json=body)["token"])
+        return _check_token(self.request("POST", "accounts/token/", json=body)["token"])
 
     def logout(self) -> None:
         """Revoke the token on the server."""

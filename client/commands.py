@@ -25,7 +25,7 @@ from rich.text import Text
 
 import yatzy
 from client import render
-from client.api import ApiClient, ApiError, ConnectionLost, sentence
+from client.api import ApiClient, ApiError, ConnectionLost, sendable_token, sentence
 from client.play import LineReader, PlaySession
 from client.storage import Credentials, CredentialStore, Journal, StorageError
 from client.verify import NotVerifiable, verify_round
@@ -181,6 +181,13 @@ class App:
             if login and credentials is None:
                 raise NotLoggedIn
             token = credentials.token if credentials else None
+            if token is not None and not sendable_token(token):
+                # Edited by hand, or kept from an older client: every request would fail
+                # as if the network had (an illegal header value).
+                raise CommandError(
+                    f"The token saved for {self.server} in {self.store.path} is damaged: "
+                    "`yatzy-play logout` forgets it; then log in again."
+                )
         return ApiClient(
             self.server,
             token,

@@ -154,6 +154,35 @@ def test_a_revoked_token_says_to_log_in_again(ada):
     assert status == 1 and "Log in again: `yatzy-play login NAME`." in err
 
 
+def test_a_damaged_saved_token_says_so_and_logout_forgets_it(ada):
+    """A token that no header can carry (a file edited by hand, a server's) was "Cannot
+    reach … Illegal header value" on every command, as if the network had failed."""
+    from client.storage import Credentials
+
+    ada.store.save(Credentials(SERVER, "ada", "tok\nen"))
+    status, _, err = ada("boards")
+    assert status == 1 and "The token saved for http://testserver" in err
+    assert "is damaged" in err and "Cannot reach" not in err
+    assert ada("logout")[0] == 0 and ada.store.get(SERVER) is None
+    assert ada("login", "ada")[0] == 0 and ada("boards")[0] == 0
+
+
+def test_a_token_the_server_gives_that_no_header_can_carry_is_not_kept(ada, monkeypatch):
+    from client.api import ApiClient
+
+    original = ApiClient.request
+
+    def odd_token(self, method, path, **kwargs):
+        answer = original(self, method, path, **kwargs)
+        return {**answer, "token": "t\u00f8ken"} if path == "accounts/token/" else answer
+
+    ada("logout")
+    monkeypatch.setattr(ApiClient, "request", odd_token)
+    status, _, err = ada("login", "ada")
+    assert status == 1 and "not in the form this client reads" in err
+    assert ada.store.get(SERVER) is None
+
+
 def test_a_token_revoked_elsewhere_mid_round_ends_the_screen_with_the_way_back(ada):
     """The screen said "Invalid token." after each key, with no word on what to do."""
 
