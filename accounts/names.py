@@ -36,6 +36,7 @@ _BLANK = "\u2800"
 
 INVISIBLE_NAME = _("A name needs at least one visible character (a letter, digit or sign).")
 USERNAME_CHARACTERS = _("Letters, digits and . @ + - _ only.")
+USERNAME_NEEDS_LETTER = _("A username needs at least one letter or digit.")
 
 
 def username_normalize(username: str) -> str:
@@ -121,9 +122,19 @@ def username_check(username: str) -> None:
     Traceback (most recent call last):
     ...
     django.core.exceptions.ValidationError: ['Letters, digits and . @ + - _ only.']
+
+    A name of signs alone is refused too: ``..`` is a player whose page's address
+    (``/players/../``) every browser reads as the site's root.
+
+    >>> username_check("..")
+    Traceback (most recent call last):
+    ...
+    django.core.exceptions.ValidationError: ['A username needs at least one letter or digit.']
     """
     if not _USERNAME.fullmatch(username) or not all(_shown(char) for char in username):
         raise ValidationError(USERNAME_CHARACTERS, code="invalid")
+    if not any(char.isalnum() for char in username):
+        raise ValidationError(USERNAME_NEEDS_LETTER, code="invalid")
 
 
 def name_free(base: str, number: int, taken: set[str], max_length: int) -> str:

@@ -19,13 +19,15 @@ from config.fields import OptionsField, StrictCharField, StrictChoiceField
 
 
 class UsernameField(StrictCharField):
-    """Letters, digits and ``. @ + - _``, each visible; stored NFKC-normalised (the
-    pattern is for the schema, ``username_check`` decides)."""
+    """Letters, digits and ``. @ + - _``, each visible, one letter or digit at least;
+    stored NFKC-normalised (the pattern is for the schema, ``username_check`` decides)."""
 
     def __init__(self, **kwargs: object) -> None:
         kwargs.setdefault("max_length", 150)
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.validators.append(RegexValidator(r"^[\w.@+-]+\Z", USERNAME_CHARACTERS, "invalid"))
+        # At least one letter or digit ([^\W_]) among them.
+        pattern = r"^(?=.*[^\W_])[\w.@+-]+\Z"
+        self.validators.append(RegexValidator(pattern, USERNAME_CHARACTERS, "invalid"))
 
     def to_internal_value(self, data: object) -> str:
         name = username_normalize(super().to_internal_value(data))

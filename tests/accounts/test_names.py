@@ -103,6 +103,18 @@ def test_a_username_with_an_invisible_character_is_refused(hidden):
     assert User.objects.count() == 1
 
 
+@pytest.mark.parametrize("name", [".", "..", "@", "+-_"])
+def test_a_username_of_signs_alone_is_refused(name):
+    """``..``'s player page, ``/players/../``, was the site's root in every browser."""
+    response = register(name)
+    assert response.status_code == 400, response.json()
+    assert response.json()["details"]["username"] == [
+        "A username needs at least one letter or digit."
+    ]
+    assert register("a.b").status_code == 201 and register("日本").status_code == 201
+    assert User.objects.count() == 2
+
+
 @pytest.mark.parametrize("name", INVISIBLE, ids=ascii)
 def test_a_seat_name_that_shows_nothing_is_refused(name):
     _, client = make_player()
