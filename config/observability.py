@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 
 request_id: ContextVar[str] = ContextVar("request_id", default="-")
 
-_SANE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_SANE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
 class RequestIdMiddleware:
@@ -26,7 +26,7 @@ class RequestIdMiddleware:
         # Not reset on the way out: Django logs a request's 4xx/5xx after the middleware
         # chain has returned, and that line must carry the id too. The next request on
         # this thread sets its own.
-        request_id.set(incoming if _SANE_ID.match(incoming) else uuid.uuid4().hex)
+        request_id.set(incoming if _SANE_ID.fullmatch(incoming) else uuid.uuid4().hex)
         response = self.get_response(request)
         response["X-Request-ID"] = request_id.get()
         return response

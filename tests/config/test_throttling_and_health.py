@@ -266,3 +266,7 @@ def test_responses_carry_a_request_id_and_keep_a_sane_incoming_one():
     assert kept.headers["X-Request-ID"] == "abc-123"
     replaced = client.get("/api/v1/accounts/me/", HTTP_X_REQUEST_ID="bad id\nwith newline")
     assert replaced.headers["X-Request-ID"] != "bad id\nwith newline"
+    # A sane id and a line break after it: "$" matched before the final newline, and
+    # the echoed header was a 500 (Django refuses a newline in a header's value).
+    trailing = client.get("/api/v1/accounts/me/", HTTP_X_REQUEST_ID="abc-123\n")
+    assert trailing.status_code == 401 and len(trailing.headers["X-Request-ID"]) == 32
