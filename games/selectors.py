@@ -795,9 +795,27 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
     sharer = shared.player
     counts = None
     if shared.challenge is not None:
+        # Playing the code resumes the player's unfinished round of the day if they
+        # have one (round_start_daily), so that round is the one that counts or not.
+        resumed = (
+            mine
+            if mine is not None or player is None
+            else next(
+                (
+                    rnd
+                    for rnd in Round.objects.filter(
+                        player=player,
+                        challenge=shared.challenge,
+                        status=Round.Status.IN_PROGRESS,
+                    )
+                    if round_status(rnd) == Round.Status.IN_PROGRESS
+                ),
+                None,
+            )
+        )
         ranked = (
-            mine.ranked
-            if mine is not None
+            resumed.ranked
+            if resumed is not None
             else daily_round_ranked(player=player, challenge=shared.challenge)
         )
         counts = "ranked" if ranked else "practice"

@@ -222,6 +222,22 @@ def test_a_shared_daily_says_whether_it_counts_for_whoever_opens_it():
     assert not practice.ranked  # the page said what the service does
 
 
+def test_a_shared_daily_opened_mid_way_through_ones_ranked_round_says_that_round_counts():
+    """Playing the code resumes the unfinished ranked round of the day: the page must
+    not call it practice beforehand."""
+    today = clock.today()
+    ada, _ = make_player("ada")
+    code = shared_code(ada, ranked(ada, today, 250))
+    bea, bea_client = logged_in("bea")
+    started, _ = game_services.round_start_daily(player=bea, day=today)
+    assert started.ranked
+    page = text(bea_client.get(f"/f/{code}"))
+    found = re.search(r'data-counts="(\w+)"', page)
+    assert found is not None and found[1] == "ranked"
+    rnd, created = game_services.friend_round_start(code=code, player=bea, view="blind")
+    assert (rnd.pk, created, rnd.ranked) == (started.pk, False, True)
+
+
 # -- the player page --------------------------------------------------------------------
 
 
