@@ -16,14 +16,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import defaults
-from django.views.decorators.http import require_POST
 
 import yatzy
 from accounts.models import User
@@ -255,6 +260,26 @@ def with_holds(url: str, held: Sequence[int | str] = (), **extra: str | int) -> 
     return f"{url}?{urlencode(query, doseq=True)}" if query else url
 
 
+def form_address(page: Callable[..., str]) -> Callable[[View], View]:
+    """A form's address (POST only). Opened with GET or HEAD, it redirects to the page
+    the form is on, ``page(**path)``: a form posted after the session ended goes to the
+    log-in page, whose ``next`` is this address, and the browser comes back to it with a
+    GET. Any other method is 405."""
+
+    def decorator(view: View) -> View:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, **path: Any) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                return HttpResponseRedirect(page(**path))
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["POST"])
+            return view(request, **path)
+
+        return wrapper
+
+    return decorator
+
+
 # -- a posted roll or score ------------------------------------------------------------------
 
 FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it stands.")
@@ -312,7 +337,7 @@ def action_view(
     data, **path)``."""
 
     @login_required
-    @require_POST
+    @form_address(lambda **path: back((), **path))
     def view(request: HttpRequest, **path: Any) -> HttpResponse:
         return act(
             request,

@@ -443,6 +443,37 @@ def test_a_party_seats_finished_round_has_share_on_the_party_page():
     assert f"data-share-code>{code}<" in shared
 
 
+def test_a_forms_address_opened_after_logging_in_again_leads_back_to_its_page():
+    """A form posted once the session has ended goes to the log-in page, whose ``next``
+    is the form's address: after logging in the player lands on the page the form was
+    on, not on a blank "405 Method Not Allowed"."""
+    me, client = logged_in()
+    solo = new_game(client, "solo", **defaults("yahtzee"))
+    party = new_game(client, "party", seat_0="Ann", seat_1="Bo", **defaults("yahtzee"))
+    friend, _ = make_player("friend")
+    shared = game_services.game_start(player=friend, mode="solo", ruleset="yahtzee")
+    play_out(friend, shared)
+    code = game_services.share_create(round_id=shared.id, player=friend).code
+    mine = game_services.share_create(round_id=play_out(me, round_of(solo)).id, player=me).code
+    logged_out = Client().post(f"{solo}roll/", {"turn": 0, "roll": 0})
+    assert logged_out["Location"] == f"/accounts/login/?next={solo}roll/"
+    pages = {
+        f"{solo}roll/": solo,
+        f"{solo}score/": solo,
+        f"{solo}share/": solo,
+        f"{party}roll/": party,
+        f"{party}score/": party,
+        f"/f/{code}/play/": f"/f/{code}",
+        f"/f/{mine}/revoke/": f"/f/{mine}",
+        f"/daily/{clock.today()}/play/": "/",
+    }
+    for address, page in pages.items():
+        response = client.get(address)
+        assert (response.status_code, response.get("Location")) == (302, page), address
+    assert not Round.objects.filter(player=me, challenge__isnull=False).exists()
+    assert ShareCode.objects.get(code=mine).revoked_at is None
+
+
 def test_another_players_party_is_not_found_on_its_page_and_forms(settings):
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,

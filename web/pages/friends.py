@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError, error_text
@@ -18,7 +18,7 @@ from games import services as game_services
 from games.rules import ruleset_title
 from web import presenters
 from web.forms import FriendStartForm
-from web.helpers import player_or_none, throttled, with_holds
+from web.helpers import form_address, player_or_none, throttled, with_holds
 
 
 def _friend_missing(request: HttpRequest, code: str) -> HttpResponse:
@@ -63,7 +63,7 @@ def friend(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_address(lambda code: reverse("web:friend", kwargs={"code": code}))
 def friend_play(request: HttpRequest, code: str) -> HttpResponse:
     """Start (or resume) the friend's round on the shared dice."""
     back = reverse("web:friend", kwargs={"code": code})
@@ -90,7 +90,7 @@ def friend_play(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_address(lambda code: reverse("web:friend", kwargs={"code": code}))
 def friend_revoke(request: HttpRequest, code: str) -> HttpResponse:
     """The sharer ends a code; back to the shared round's page."""
     player: User = request.user  # type: ignore[assignment]

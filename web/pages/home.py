@@ -8,8 +8,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from config.api_errors import ServiceError, error_text
 from daily import clock
@@ -19,7 +20,7 @@ from games import services as game_services
 from games.models import Round
 from leaderboards import boards
 from leaderboards import selectors as board_selectors
-from web.helpers import page_errors, player_or_none
+from web.helpers import form_address, page_errors, player_or_none
 
 
 def _seconds_until(moment: dt.datetime) -> int:
@@ -59,7 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@form_address(lambda day: reverse("web:home"))
 def daily_play(request: HttpRequest, day: dt.date) -> HttpResponse:
     """Start (or resume) the player's round of a day: ranked on the day itself if it is
     their first, else practice; then play it."""

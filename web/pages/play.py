@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from accounts.models import User
 from config.api_errors import NotFoundError, ServiceError, error_text
@@ -24,7 +24,15 @@ from games.rules import ruleset_title
 from leaderboards import selectors as board_selectors
 from web import presenters
 from web.forms import RollForm, ScoreForm
-from web.helpers import action_view, error_page, hint_asked, page_errors, throttled, with_holds
+from web.helpers import (
+    action_view,
+    error_page,
+    form_address,
+    hint_asked,
+    page_errors,
+    throttled,
+    with_holds,
+)
 
 
 def _play_url(round_id: UUID | str, held: Sequence[int | str] = ()) -> str:
@@ -95,7 +103,7 @@ play_score = action_view(
 
 
 @login_required
-@require_POST
+@form_address(lambda round_id: reverse("web:play", args=[round_id]))
 def share(request: HttpRequest, round_id: UUID) -> HttpResponse:
     """Share a finished round: its code (the same one every time) shows on its page."""
     try:
