@@ -95,6 +95,37 @@ def test_whichever_box_a_player_scrolls_to_the_dice_and_roll_are_on_screen_with_
     assert width <= viewport["width"]
 
 
+def start_mode(page, mode: str, ruleset: str) -> None:
+    page.goto(f"/games/new/{mode}/?ruleset={ruleset}")
+    if mode == "party":
+        page.get_by_label("Player 1").fill("Ann")
+        page.get_by_label("Player 2").fill("Bo")
+    else:
+        page.get_by_label("Hard").check()
+    page.click("[data-action=start]")
+    page.wait_for_url(re.compile(r"/(play|parties)/[0-9a-f-]{36}/$"))
+
+
+@pytest.mark.parametrize(
+    ("viewport", "name"), [(PHONE, "phone"), (LAPTOP, "laptop")], ids=["phone", "laptop"]
+)
+@pytest.mark.parametrize("mode", ["computer", "party"])
+def test_a_computer_games_and_a_partys_turn_are_on_one_screen_too(open_page, viewport, name, mode):
+    """The party's standings and the computer's card follow the turn on their pages: the
+    dice went off the top of a laptop's screen at the party's last boxes."""
+    page = open_page(viewport)
+    register(page, f"{mode[:4]}{name}")
+    start_mode(page, mode, "maxi")
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    assert page.locator("[data-box]").count() == 20
+    assert page.evaluate(IN_VIEW) == []
+    for _turn in range(4):
+        box = page.locator("[data-box]:not([data-scratch])").first
+        after_swap(page, lambda: box.click())  # noqa: B023 (called at once)
+        after_swap(page, lambda: page.click("[data-action=roll]"))
+    assert page.evaluate(IN_VIEW) == []
+
+
 def test_held_dice_survive_a_reload(page):
     register(page, "reload")
     start_daily(page)
