@@ -6,6 +6,7 @@ a local-memory cache and DEBUG on. Setting ``DEBUG=false`` means production: the
 ``REDIS_URL`` and ``CELERY_BROKER_URL`` switch to PostgreSQL and Redis.
 """
 
+import re
 from datetime import timedelta
 from pathlib import Path
 from typing import Literal
@@ -315,6 +316,21 @@ AUTH_TOKEN_CACHE_SECONDS = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30 if RED
 API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4096)
 API_MAX_JSON_DEPTH = 16
 
+
+def _throttle_rate(name: str, default: str) -> str:
+    """A DRF rate, ``N/second``, ``N/minute``, ``N/hour`` or ``N/day``. DRF reads only the
+    period's first letter (``30/month`` was 30 a minute) and a rate it cannot parse
+    raised in every request's throttle, which lets the request through: the limit was
+    off without a word."""
+    rate = str(env.str(name, default=default)).strip()
+    if not re.fullmatch(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(
+            f"{name} must be a number of requests per second, minute, hour or day "
+            f"(30/minute), not {rate!r}."
+        )
+    return rate
+
+
 REST_FRAMEWORK = {
     # JSON in, JSON out: no form or multipart bodies, no browsable HTML API (the
     # interactive docs are Swagger UI at /api/docs/).
@@ -341,12 +357,12 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ScopedThrottle"],
     "DEFAULT_THROTTLE_RATES": {
-        "register": env.str("THROTTLE_REGISTER", default="20/hour"),
-        "login": env.str("THROTTLE_LOGIN", default="30/minute"),
-        "play": env.str("THROTTLE_PLAY", default="600/minute"),
+        "register": _throttle_rate("THROTTLE_REGISTER", "20/hour"),
+        "login": _throttle_rate("THROTTLE_LOGIN", "30/minute"),
+        "play": _throttle_rate("THROTTLE_PLAY", "600/minute"),
         # Friend codes are 40 random bits; looking them up and starting them has its
         # own limit, per player, so guessing gets nowhere.
-        "friend": env.str("THROTTLE_FRIEND", default="30/minute"),
+        "friend": _throttle_rate("THROTTLE_FRIEND", "30/minute"),
     },
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,

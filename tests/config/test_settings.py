@@ -66,3 +66,25 @@ def test_an_unknown_daily_time_zone_fails_at_start(zone):
 def test_a_daily_time_zone_and_grace_within_bounds_start(zone, grace):
     result = django_check(DAILY_TIME_ZONE=zone, DAILY_GRACE=grace)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "rate"),
+    [
+        ("THROTTLE_LOGIN", "30 per minute"),
+        ("THROTTLE_PLAY", "600"),
+        ("THROTTLE_FRIEND", "30/month"),
+    ],
+)
+def test_a_throttle_rate_drf_cannot_read_fails_at_start(name, rate):
+    """It started, and every request's throttle raised on the rate, which the throttle
+    takes for an unreachable cache and lets the request through: the limit was off.
+    ``30/month`` was read by its first letter, 30 a minute."""
+    result = django_check(**{name: rate})
+    assert result.returncode != 0
+    assert f"{name} must be a number of requests per second, minute, hour or day" in result.stderr
+
+
+def test_a_throttle_rate_in_drfs_form_starts():
+    result = django_check(THROTTLE_LOGIN="5/m", THROTTLE_REGISTER="20/hour", THROTTLE_PLAY="9/s")
+    assert result.returncode == 0, result.stderr
