@@ -176,3 +176,43 @@ def test_the_web_healthcheck_reaches_health_behind_productions_redirect_and_host
     status, content_type = result.stdout.split()[:2]
     assert status in {"200", "503"}, result.stdout + result.stderr
     assert content_type == "application/json"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "deploy/.env",
+        ".git/config",
+        ".venv/bin/python",
+        "var/tables/maxi.bin",
+        "var/celery-broker/queue/x.msg",
+        "db.sqlite3",
+        "db.sqlite3-wal",
+        "games/__pycache__/models.cpython-311.pyc",
+    ],
+)
+def test_the_image_leaves_out_the_secrets_and_the_checkouts_state(path):
+    """The Dockerfile copies the whole build context (`COPY . .`, context the repository):
+    without a .dockerignore the image held deploy/.env, SECRET_KEY, DAILY_SEED_SECRET and
+    POSTGRES_PASSWORD with it, for anyone who pulls the image, and the checkout's
+    .venv, databases and strategy tables. Docker's rules: a pattern matches a path or a
+    folder above it, `**` any number of folders."""
+    import fnmatch
+
+    patterns = [
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    parts = path.split("/")
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+    def matches(pattern: str, candidate: str) -> bool:
+        if pattern.startswith("**/"):
+            return any(
+                fnmatch.fnmatchcase("/".join(candidate.split("/")[i:]), pattern[3:])
+                for i in range(len(candidate.split("/")))
+            )
+        return fnmatch.fnmatchcase(candidate, pattern)
+
+    assert any(matches(p, c) for p in patterns for c in prefixes), path
