@@ -21,9 +21,25 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
-DEBUG = env.bool("DEBUG", default=True)
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
+
+
+def _bool(name: str, default: bool) -> bool:
+    """``true``/``false`` (or 1/0, yes/no, on/off, any case). django-environ reads every
+    other value as false, so ``SECURE_SSL_REDIRECT=ture`` turned the redirect off and
+    ``DEBUG=flase`` meant production, without a word."""
+    raw = env.str(name, default=None)
+    if raw is None:
+        return default
+    value = str(raw).strip().lower()
+    if value in _TRUE | _FALSE:
+        return value in _TRUE
+    raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}.")
+
+
+DEBUG = _bool("DEBUG", default=True)
 # Routes the benchmark-only views (config/urls.py); bench.api turns it on for its server.
-BENCH_ENDPOINTS = env.bool("BENCH_ENDPOINTS", default=False)
+BENCH_ENDPOINTS = _bool("BENCH_ENDPOINTS", default=False)
 
 
 def _required_in_production(name: str, dev_default: str) -> str:
@@ -171,7 +187,7 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600)
     }
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_ALWAYS_EAGER = _bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
 # A job is acknowledged only once it has finished, so a worker killed mid-job leaves it
@@ -273,7 +289,7 @@ STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
 # ... of which one player's games may need at most this many (games/tables.py).
 STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = env.int("STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2)
 # A worker that starts queues the missing default tables (Yatzy, Yahtzee, then Maxi).
-STRATEGY_TABLES_BUILD_AT_START = env.bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
+STRATEGY_TABLES_BUILD_AT_START = _bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
 
 # --- Skill and luck (games.skill) -----------------------------------------------------
 # Rounds per chunk of a revealed day's analysis, and how many chunk jobs circulate at a
@@ -442,7 +458,7 @@ STORAGES = {
 # --- Production hardening (DEBUG off) -------------------------------------------------
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_SSL_REDIRECT = _bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True

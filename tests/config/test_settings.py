@@ -88,3 +88,29 @@ def test_a_throttle_rate_drf_cannot_read_fails_at_start(name, rate):
 def test_a_throttle_rate_in_drfs_form_starts():
     result = django_check(THROTTLE_LOGIN="5/m", THROTTLE_REGISTER="20/hour", THROTTLE_PLAY="9/s")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("SECURE_SSL_REDIRECT", "ture"),
+        ("DEBUG", "flase"),
+        ("STRATEGY_TABLES_BUILD_AT_START", "nope"),
+        ("CELERY_TASK_ALWAYS_EAGER", "y es"),
+    ],
+)
+def test_a_switch_that_is_neither_true_nor_false_fails_at_start(name, value):
+    """django-environ reads any value but its true words as false: SECURE_SSL_REDIRECT=ture
+    turned the HTTPS redirect off and DEBUG=flase was production, silently."""
+    production = {"DEBUG": "false", "SECRET_KEY": "k" * 50, "DAILY_SEED_SECRET": "s" * 32}
+    result = django_check(**{**production, name: value})
+    assert result.returncode != 0
+    assert f"{name} must be true or false, not '{value}'" in result.stderr
+
+
+@pytest.mark.parametrize("value", ["False", "0", "no", "OFF"])
+def test_a_switch_reads_its_usual_spellings(value):
+    result = django_check(
+        DEBUG=value, SECRET_KEY="k" * 50, DAILY_SEED_SECRET="s" * 32, SECURE_SSL_REDIRECT="TRUE"
+    )
+    assert result.returncode == 0, result.stderr
