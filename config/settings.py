@@ -468,7 +468,16 @@ if not DEBUG:
 
 # JSON lines in production (LOG_FORMAT=json), plain text in development; every record
 # carries the request id. Seeds are never logged: only commitments and dates.
-LOG_FORMAT = env.str("LOG_FORMAT", default="plain" if DEBUG else "json")
+LOG_FORMAT = str(env.str("LOG_FORMAT", default="plain" if DEBUG else "json")).strip().lower()
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}.")
+# Any case (gunicorn's GUNICORN_LOGLEVEL takes `info`); logging itself took only
+# upper case and failed on `debug` with "Unable to configure root logger".
+LOG_LEVEL = str(env.str("LOG_LEVEL", default="INFO")).strip().upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -491,7 +500,7 @@ LOGGING = {
             "filters": ["request_id"],
         }
     },
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # At DEBUG this logger writes every SQL statement with its parameters, seeds among
     # them: never below INFO, whatever LOG_LEVEL says.
     "loggers": {

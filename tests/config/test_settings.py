@@ -114,3 +114,19 @@ def test_a_switch_reads_its_usual_spellings(value):
         DEBUG=value, SECRET_KEY="k" * 50, DAILY_SEED_SECRET="s" * 32, SECURE_SSL_REDIRECT="TRUE"
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(("level", "fmt"), [("debug", "plain"), ("Warning", "JSON")])
+def test_log_level_and_format_read_in_any_case(level, fmt):
+    """`LOG_LEVEL=debug` (gunicorn's own variable takes `info`) stopped start-up with
+    logging's "Unable to configure root logger", and `LOG_FORMAT=JSON` with "Unable to
+    configure handler 'console'", neither naming the variable."""
+    result = django_check(LOG_LEVEL=level, LOG_FORMAT=fmt)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(("name", "value"), [("LOG_LEVEL", "verbose"), ("LOG_FORMAT", "xml")])
+def test_an_unknown_log_level_or_format_fails_at_start_naming_it(name, value):
+    result = django_check(**{name: value})
+    assert result.returncode != 0
+    assert f"{name} must be" in result.stderr
