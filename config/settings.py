@@ -149,6 +149,12 @@ else:
 
 # --- Cache and Redis ------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+if REDIS_URL and not REDIS_URL.startswith(("redis://", "rediss://", "unix://")):
+    # 127.0.0.1:6379 started: the cache failed on every use (the throttles let all
+    # through) and the workers could not reach their broker; only /health/ said so.
+    raise ImproperlyConfigured(
+        f"REDIS_URL must be a redis://, rediss:// or unix:// address, not {REDIS_URL!r}."
+    )
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -165,6 +171,11 @@ else:
 # The filesystem transport ignores the host, but kombu warns "No hostname was supplied"
 # on every connection to a URL without one.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "filesystem://localhost/")
+if "://" not in CELERY_BROKER_URL:
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_URL must be a broker address (redis://host:6379/0), "
+        f"not {CELERY_BROKER_URL!r}."
+    )
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # kombu's transport with an atomic publish: its own lets a worker read a message
     # file before it is written and stop on the error (config/broker.py).

@@ -130,3 +130,14 @@ def test_an_unknown_log_level_or_format_fails_at_start_naming_it(name, value):
     result = django_check(**{name: value})
     assert result.returncode != 0
     assert f"{name} must be" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("REDIS_URL", "127.0.0.1:6379/0"), ("CELERY_BROKER_URL", "redis:6379")]
+)
+def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value):
+    """REDIS_URL=127.0.0.1:6379/0 started: every cache use failed (the throttles let every
+    request through) and the workers had no broker; only /health/ said so."""
+    result = django_check(**{name: value})
+    assert result.returncode != 0
+    assert f"{name} must be" in result.stderr
