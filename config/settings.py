@@ -37,6 +37,23 @@ def _bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}.")
 
 
+def _int(name: str, default: int, minimum: int) -> int:
+    """A whole number of at least ``minimum``. Below it the service started wrong: a
+    negative NUM_PROXIES read a client-chosen or missing X-Forwarded-For entry (the
+    throttles then let requests through), DAILY_CREATE_AHEAD_DAYS=-1 created no day at
+    all, not even today's, SKILL_RELAYS=0 never analysed a day."""
+    raw = str(env.str(name, default=str(default))).strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or value < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of at least {minimum}, not {raw!r}."
+        )
+    return value
+
+
 DEBUG = _bool("DEBUG", default=True)
 # Routes the benchmark-only views (config/urls.py); bench.api turns it on for its server.
 BENCH_ENDPOINTS = _bool("BENCH_ENDPOINTS", default=False)
@@ -140,7 +157,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # tests share one database the way a real deployment does.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_MAX_AGE", _int("CONN_MAX_AGE", default=60, minimum=0))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Django's own, with a health check that asks the socket instead of the server
@@ -196,7 +213,7 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A job left unacknowledged by a dead worker is redelivered after this many seconds
     # (tests shorten it to watch a killed job come back).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600)
+        "visibility_timeout": _int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600, minimum=1)
     }
 CELERY_TASK_ALWAYS_EAGER = _bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -291,24 +308,26 @@ if _grace_parsed is None or not timedelta(0) <= _grace_parsed < timedelta(days=1
     )
 DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
-DAILY_CREATE_AHEAD_DAYS = env.int("DAILY_CREATE_AHEAD_DAYS", default=2)
+DAILY_CREATE_AHEAD_DAYS = _int("DAILY_CREATE_AHEAD_DAYS", default=2, minimum=0)
 
 # --- Strategy tables -----------------------------------------------------------------
 # Tables for options other than the rulesets' defaults are built on demand, at most this
 # many (a Maxi table is 268 MB and minutes of CPU).
-STRATEGY_TABLES_MAX_CUSTOM = env.int("STRATEGY_TABLES_MAX_CUSTOM", default=6)
+STRATEGY_TABLES_MAX_CUSTOM = _int("STRATEGY_TABLES_MAX_CUSTOM", default=6, minimum=0)
 # ... of which one player's games may need at most this many (games/tables.py).
-STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = env.int("STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2)
+STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER = _int(
+    "STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER", default=2, minimum=0
+)
 # A worker that starts queues the missing default tables (Yatzy, Yahtzee, then Maxi).
 STRATEGY_TABLES_BUILD_AT_START = _bool("STRATEGY_TABLES_BUILD_AT_START", default=True)
 
 # --- Skill and luck (games.skill) -----------------------------------------------------
 # Rounds per chunk of a revealed day's analysis, and how many chunk jobs circulate at a
 # time (at least the number of processes serving the `analysis` queue).
-SKILL_CHUNK_ROUNDS = env.int("SKILL_CHUNK_ROUNDS", default=200)
-SKILL_RELAYS = env.int("SKILL_RELAYS", default=16)
+SKILL_CHUNK_ROUNDS = _int("SKILL_CHUNK_ROUNDS", default=200, minimum=1)
+SKILL_RELAYS = _int("SKILL_RELAYS", default=16, minimum=1)
 # A chunk whose worker has stored nothing for this long lost it: another worker takes it.
-SKILL_STALE_SECONDS = env.int("SKILL_STALE_SECONDS", default=60)
+SKILL_STALE_SECONDS = _int("SKILL_STALE_SECONDS", default=60, minimum=1)
 # Fair play: an analysed ranked round that lost fewer expected points than this is
 # flagged for review in the admin.
 FAIR_PLAY_LOSS = env.float("FAIR_PLAY_LOSS", default=0.5)
@@ -336,11 +355,13 @@ REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": F
 # seconds, so the next requests skip the query (accounts/auth.py); log-out and profile
 # changes invalidate it at once. Only where the cache is shared by every web process
 # (Redis): a process's local memory would not see another process's log-out. 0: off.
-AUTH_TOKEN_CACHE_SECONDS = env.int("AUTH_TOKEN_CACHE_SECONDS", default=30 if REDIS_URL else 0)
+AUTH_TOKEN_CACHE_SECONDS = _int(
+    "AUTH_TOKEN_CACHE_SECONDS", default=30 if REDIS_URL else 0, minimum=0
+)
 
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).
-API_MAX_BODY_BYTES = env.int("API_MAX_BODY_BYTES", default=4096)
+API_MAX_BODY_BYTES = _int("API_MAX_BODY_BYTES", default=4096, minimum=1)
 API_MAX_JSON_DEPTH = 16
 
 
@@ -372,7 +393,7 @@ REST_FRAMEWORK = {
     # the per-IP throttles is the one the nearest trusted proxy saw. 0 (the default):
     # no proxy is trusted and REMOTE_ADDR is the client, so a client cannot pick its
     # own address with the header. deploy/ sets it for its proxy.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    "NUM_PROXIES": _int("NUM_PROXIES", default=0, minimum=0),
     # Hashed tokens (knox, accounts/auth.py), answering in the player's profile language;
     # session users have theirs from accounts.middleware already.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -473,7 +494,7 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
+    SECURE_HSTS_SECONDS = _int("SECURE_HSTS_SECONDS", default=31536000, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 

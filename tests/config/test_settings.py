@@ -141,3 +141,23 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
     result = django_check(**{name: value})
     assert result.returncode != 0
     assert f"{name} must be" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("NUM_PROXIES", "-1"),
+        ("NUM_PROXIES", "one"),
+        ("DAILY_CREATE_AHEAD_DAYS", "-1"),
+        ("SKILL_RELAYS", "0"),
+        ("SKILL_CHUNK_ROUNDS", "0"),
+        ("API_MAX_BODY_BYTES", "0"),
+    ],
+)
+def test_a_number_below_its_least_fails_at_start_naming_it(name, value):
+    """They started wrong: NUM_PROXIES=-1 took the client address from a client-chosen
+    (or missing) X-Forwarded-For entry, DAILY_CREATE_AHEAD_DAYS=-1 created no day, not
+    even today's, SKILL_RELAYS=0 never analysed a day; a word was a bare ValueError."""
+    result = django_check(**{name: value})
+    assert result.returncode != 0
+    assert f"{name} must be a whole number of at least" in result.stderr
