@@ -61,6 +61,12 @@ BENCH_ENDPOINTS = _bool("BENCH_ENDPOINTS", default=False)
 
 def _required_in_production(name: str, dev_default: str) -> str:
     value = str(env.str(name, default=""))
+    if value and not DEBUG and value.startswith("change-me"):
+        # deploy/env.example's placeholder: a DAILY_SEED_SECRET everyone can read gives
+        # away every day's seed before it is played.
+        raise ImproperlyConfigured(
+            f"{name} is still deploy/env.example's placeholder: set a random secret."
+        )
     if value:
         return value
     if not DEBUG:

@@ -161,3 +161,18 @@ def test_a_number_below_its_least_fails_at_start_naming_it(name, value):
     result = django_check(**{name: value})
     assert result.returncode != 0
     assert f"{name} must be a whole number of at least" in result.stderr
+
+
+def test_the_env_examples_placeholder_seed_secret_fails_at_start():
+    """deploy/env.example's DAILY_SEED_SECRET, left as it is, started: every day's seed
+    was derivable by anyone who read the repository, before the day was played."""
+    example = dict(
+        line.split("=", 1)
+        for line in (ROOT / "deploy" / "env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    result = django_check(
+        DEBUG="false", SECRET_KEY="k" * 50, DAILY_SEED_SECRET=example["DAILY_SEED_SECRET"]
+    )
+    assert result.returncode != 0
+    assert "DAILY_SEED_SECRET is still deploy/env.example's placeholder" in result.stderr
