@@ -314,7 +314,7 @@ if _grace_parsed is None or not timedelta(0) <= _grace_parsed < timedelta(days=1
     )
 DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
-DAILY_CREATE_AHEAD_DAYS = _int("DAILY_CREATE_AHEAD_DAYS", default=2, minimum=0)
+DAILY_CREATE_AHEAD_DAYS = _int("DAILY_CREATE_AHEAD_DAYS", default=2, minimum=1)
 
 # --- Strategy tables -----------------------------------------------------------------
 # Tables for options other than the rulesets' defaults are built on demand, at most this

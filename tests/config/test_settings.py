@@ -149,6 +149,9 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
         ("NUM_PROXIES", "-1"),
         ("NUM_PROXIES", "one"),
         ("DAILY_CREATE_AHEAD_DAYS", "-1"),
+        # SPEC §4: a challenge row exists before its day starts; with 0, tomorrow's was
+        # made only once tomorrow had begun.
+        ("DAILY_CREATE_AHEAD_DAYS", "0"),
         ("SKILL_RELAYS", "0"),
         ("SKILL_CHUNK_ROUNDS", "0"),
         ("API_MAX_BODY_BYTES", "0"),
