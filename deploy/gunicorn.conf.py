@@ -4,11 +4,21 @@ environment (``GUNICORN_CMD_ARGS`` or the variables below)."""
 import multiprocessing
 import os
 
+
+def _workers() -> int:
+    """WEB_CONCURRENCY, at least 1: gunicorn took 0, listened and started no worker, so
+    every request waited until the client gave up, and the start looked fine."""
+    raw = os.environ.get("WEB_CONCURRENCY", "").strip() or str(multiprocessing.cpu_count() * 2 + 1)
+    if not raw.isdigit() or int(raw) < 1:
+        raise SystemExit(f"WEB_CONCURRENCY must be a whole number of at least 1, not {raw!r}.")
+    return int(raw)
+
+
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # Sync workers: each request holds one database connection for its whole life, and the
 # work per request is short (a few queries and the engine), so 2 x cores + 1 keeps the
 # CPUs busy while some workers wait on PostgreSQL.
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+workers = _workers()
 worker_class = "sync"
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30

@@ -27,3 +27,26 @@ def test_the_master_freezes_its_objects_once_warm(monkeypatch: pytest.MonkeyPatc
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_web_concurrency_0_stops_gunicorn_naming_it() -> None:
+    """WEB_CONCURRENCY=0 passed gunicorn's --check-config, and gunicorn listened with no
+    worker: every request hung. (gunicorn itself refuses a word or a negative number.)"""
+    workers = "0"
+    import os
+    import subprocess
+    import sys
+
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    result = subprocess.run(
+        [str(gunicorn), "-c", str(CONF), "--check-config", "config.wsgi:application"],
+        cwd=CONF.parents[1],
+        env={**os.environ, "WEB_CONCURRENCY": workers},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert f"WEB_CONCURRENCY must be a whole number of at least 1, not '{workers}'" in (
+        result.stdout + result.stderr
+    )
