@@ -364,6 +364,13 @@ REST_KNOX = {"TOKEN_TTL": None, "AUTH_HEADER_PREFIX": "Token", "AUTO_REFRESH": F
 AUTH_TOKEN_CACHE_SECONDS = _int(
     "AUTH_TOKEN_CACHE_SECONDS", default=30 if REDIS_URL else 0, minimum=0
 )
+if AUTH_TOKEN_CACHE_SECONDS and not REDIS_URL:
+    # Set by hand without Redis it was honoured: each process kept tokens in its own
+    # memory, and a token logged out in one stayed good in the others for that long.
+    raise ImproperlyConfigured(
+        "AUTH_TOKEN_CACHE_SECONDS needs REDIS_URL (a cache every web process shares); "
+        "without it, leave it unset or 0."
+    )
 
 # The JSON API accepts small bodies only: the largest real request is a few hundred
 # bytes. Over the limit: 413 before anything reads the body (config.api_guard).

@@ -179,3 +179,23 @@ def test_the_env_examples_placeholder_seed_secret_fails_at_start():
     )
     assert result.returncode != 0
     assert "DAILY_SEED_SECRET is still deploy/env.example's placeholder" in result.stderr
+
+
+def test_a_token_cache_without_redis_fails_at_start():
+    """AUTH_TOKEN_CACHE_SECONDS=30 without REDIS_URL was honoured: each process kept
+    tokens in its own memory, so a token logged out in one web process stayed good in
+    the others for 30 s (docs/architecture.md: off without Redis)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CELERY_BROKER_URL"}}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**env, "AUTH_TOKEN_CACHE_SECONDS": "30"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode != 0
+    assert "AUTH_TOKEN_CACHE_SECONDS needs REDIS_URL" in result.stderr
+    assert (
+        django_check(AUTH_TOKEN_CACHE_SECONDS="30", REDIS_URL="redis://127.0.0.1:9/0").returncode
+        == 0
+    )
