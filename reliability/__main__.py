@@ -231,13 +231,26 @@ def _server_log_findings(stack: Stack) -> dict[str, Any]:
             web[ids.sub("…", f"{record.get('message', '')[:100]} {last[0][:120]}")] += 1
     found["web_error_records"] = dict(web.most_common(10))
     path = stack.base / "worker.log"
-    text = path.read_text(errors="replace") if path.exists() else ""
+    lines = path.read_text(errors="replace").splitlines() if path.exists() else []
+    # The worker logs JSON lines (LOG_FORMAT=json): a traceback is inside its record.
+    text = "\n".join(_worker_log_text(line) for line in lines)
     worker = Counter(
         ids.sub("…", m)
         for m in re.findall(r"^(?:\w+\.)*\w+(?:Error|Exception): .{0,120}", text, re.M)
     )
     found["worker_exceptions"] = dict(worker.most_common(10))
     return found
+
+
+def _worker_log_text(line: str) -> str:
+    """A worker log line as text: a JSON record's message and traceback, else the line."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(record, dict):
+        return line
+    return "\n".join(str(record.get(key) or "") for key in ("message", "exc_info"))
 
 
 def _exit_on_sigterm(signum: int, frame: Any) -> None:
