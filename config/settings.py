@@ -336,7 +336,17 @@ SKILL_RELAYS = _int("SKILL_RELAYS", default=16, minimum=1)
 SKILL_STALE_SECONDS = _int("SKILL_STALE_SECONDS", default=60, minimum=1)
 # Fair play: an analysed ranked round that lost fewer expected points than this is
 # flagged for review in the admin.
-FAIR_PLAY_LOSS = env.float("FAIR_PLAY_LOSS", default=0.5)
+_fair_play_loss = str(env.str("FAIR_PLAY_LOSS", default="0.5")).strip()
+try:
+    FAIR_PLAY_LOSS = float(_fair_play_loss)
+except ValueError:
+    FAIR_PLAY_LOSS = -1.0
+if not 0 <= FAIR_PLAY_LOSS < float("inf"):
+    # django-environ took the number at the front ("1.5x" was 1.5) and gave a bare
+    # ValueError for a word.
+    raise ImproperlyConfigured(
+        f"FAIR_PLAY_LOSS must be a number of points of at least 0, not {_fair_play_loss!r}."
+    )
 
 # --- Auth and API ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -166,6 +166,15 @@ def test_a_number_below_its_least_fails_at_start_naming_it(name, value):
     assert f"{name} must be a whole number of at least" in result.stderr
 
 
+@pytest.mark.parametrize("value", ["1.5x", "half", "-0.5", "nan", "inf"])
+def test_a_fair_play_loss_that_is_no_number_of_points_fails_at_start(value):
+    """ "1.5x" was read as 1.5 and a word was a bare ValueError."""
+    result = django_check(FAIR_PLAY_LOSS=value)
+    assert result.returncode != 0
+    assert "FAIR_PLAY_LOSS must be a number of points of at least 0" in result.stderr
+    assert django_check(FAIR_PLAY_LOSS="0.25").returncode == 0
+
+
 def test_the_env_examples_placeholder_seed_secret_fails_at_start():
     """deploy/env.example's DAILY_SEED_SECRET, left as it is, started: every day's seed
     was derivable by anyone who read the repository, before the day was played."""
