@@ -9,7 +9,7 @@ a local-memory cache and DEBUG on. Setting ``DEBUG=false`` means production: the
 import re
 from datetime import timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import environ
@@ -402,7 +402,7 @@ def _throttle_rate(name: str, default: str) -> str:
     return rate
 
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     # JSON in, JSON out: no form or multipart bodies, no browsable HTML API (the
     # interactive docs are Swagger UI at /api/docs/).
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
