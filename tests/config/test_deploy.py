@@ -216,3 +216,27 @@ def test_the_image_leaves_out_the_secrets_and_the_checkouts_state(path):
         return fnmatch.fnmatchcase(candidate, pattern)
 
     assert any(matches(p, c) for p in patterns for c in prefixes), path
+
+
+def test_every_celery_worker_of_the_compose_file_is_checked_by_its_own_name():
+    """The tables and analysis workers had no healthcheck: one that stopped answering
+    (a hung build, a lost broker connection) was never restarted nor shown unhealthy."""
+    import re
+
+    import yaml
+
+    services = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())["services"]
+    workers = {
+        name: service
+        for name, service in services.items()
+        if service.get("command", [])[:4] == ["celery", "-A", "config", "worker"]
+    }
+    assert set(workers) == {"worker", "tables", "analysis"}
+    for name, service in workers.items():
+        command = service["command"]
+        node = command[command.index("-n") + 1].split("@")[0] if "-n" in command else "celery"
+        check = service["healthcheck"]["test"]
+        assert check[0] == "CMD-SHELL", name
+        assert re.fullmatch(
+            rf"celery -A config inspect ping -d {node}@\$\$HOSTNAME --timeout \d+", check[1]
+        ), name
