@@ -156,7 +156,7 @@ _SENDABLE_TOKEN = re.compile("[!-~]{1,500}")
 def sendable_token(token: object) -> bool:
     """Whether ``token`` can be sent in the ``Authorization`` header.
 
-    >>> sendable_token("0a1b2c"), sendable_token("0a1b\n2c"), sendable_token("pøl")
+    >>> sendable_token("0a1b2c"), sendable_token("0a1b\\n2c"), sendable_token("pøl")
     (True, False, False)
     """
     return isinstance(token, str) and _SENDABLE_TOKEN.fullmatch(token) is not None
