@@ -7,7 +7,6 @@ from typing import Any
 from celery import Celery, Task
 from celery.beat import PersistentScheduler
 from celery.contrib.django.task import DjangoTask
-from celery.signals import after_setup_logger, after_setup_task_logger
 from django.db import InterfaceError, OperationalError, transaction
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -79,27 +78,3 @@ def enqueue_on_commit(task: Task[Any, Any], *args: Any) -> None:
 
     send.__qualname__ = f"send {task.name}"  # names the job in Django's failure log
     transaction.on_commit(send, robust=True)
-
-
-@after_setup_logger.connect
-@after_setup_task_logger.connect
-def _logs_as_configured(logger: logging.Logger, **kwargs: Any) -> None:
-    """The worker's and the beat's lines in the format of the rest (``LOG_FORMAT``): JSON
-    in production. Celery sets up its own text handlers, so with ``DEBUG=false`` every
-    web line was JSON and every worker and beat line text, which a JSON log pipeline
-    cannot read."""
-    from django.conf import settings
-
-    if settings.LOG_FORMAT != "json":
-        return
-    from pythonjsonlogger.json import JsonFormatter
-
-    from config.observability import RequestIdFilter
-
-    configured: dict[str, Any] = settings.LOGGING
-    spec = configured["formatters"]["json"]
-    formatter = JsonFormatter(spec["fmt"], rename_fields=spec["rename_fields"])
-    for handler in logger.handlers:
-        handler.setFormatter(formatter)
-        if not any(isinstance(f, RequestIdFilter) for f in handler.filters):
-            handler.addFilter(RequestIdFilter())

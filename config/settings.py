@@ -533,6 +533,10 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(
         f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
     )
+# Celery's worker and beat log through this configuration too where it writes JSON: left
+# to themselves they replace the root logger's handlers with their own text lines, which
+# a JSON log pipeline cannot read (in development Celery's own lines stay).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
