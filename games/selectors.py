@@ -797,22 +797,11 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
     if shared.challenge is not None:
         # Playing the code resumes the player's unfinished round of the day if they
         # have one (round_start_daily), so that round is the one that counts or not.
-        resumed = (
-            mine
-            if mine is not None or player is None
-            else next(
-                (
-                    rnd
-                    for rnd in Round.objects.filter(
-                        player=player,
-                        challenge=shared.challenge,
-                        status=Round.Status.IN_PROGRESS,
-                    )
-                    if round_status(rnd) == Round.Status.IN_PROGRESS
-                ),
-                None,
-            )
-        )
+        resumed = mine
+        if resumed is None and player is not None:
+            unfinished = seed_unfinished(player_id=player.pk, seed=bytes(shared.seed))
+            if unfinished is not None and round_status(unfinished) == Round.Status.IN_PROGRESS:
+                resumed = unfinished
         ranked = (
             resumed.ranked
             if resumed is not None
