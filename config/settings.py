@@ -54,6 +54,20 @@ def _int(name: str, default: int, minimum: int) -> int:
     return value
 
 
+def _choice(name: str, default: str, choices: tuple[str, ...], case: str = "lower") -> str:
+    """One of ``choices``, in any case (gunicorn's GUNICORN_LOGLEVEL takes ``info``, and
+    logging itself took only ``INFO``: ``debug`` failed with "Unable to configure root
+    logger", ``JSON`` with "Unable to configure handler 'console'"). Anything else stops the start
+    naming the variable instead of a traceback from deep inside logging."""
+    raw = str(env.str(name, default=default)).strip()
+    value = raw.upper() if case == "upper" else raw.lower()
+    if value not in choices:
+        raise ImproperlyConfigured(
+            f"{name} must be {', '.join(choices[:-1])} or {choices[-1]}, not {raw!r}."
+        )
+    return value
+
+
 DEBUG = _bool("DEBUG", default=True)
 # Routes the benchmark-only views (config/urls.py); bench.api turns it on for its server.
 BENCH_ENDPOINTS = _bool("BENCH_ENDPOINTS", default=False)
@@ -523,16 +537,10 @@ if not DEBUG:
 
 # JSON lines in production (LOG_FORMAT=json), plain text in development; every record
 # carries the request id. Seeds are never logged: only commitments and dates.
-LOG_FORMAT = str(env.str("LOG_FORMAT", default="plain" if DEBUG else "json")).strip().lower()
-if LOG_FORMAT not in {"plain", "json"}:
-    raise ImproperlyConfigured(f"LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}.")
-# Any case (gunicorn's GUNICORN_LOGLEVEL takes `info`); logging itself took only
-# upper case and failed on `debug` with "Unable to configure root logger".
-LOG_LEVEL = str(env.str("LOG_LEVEL", default="INFO")).strip().upper()
-if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-    raise ImproperlyConfigured(
-        f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
-    )
+LOG_FORMAT = _choice("LOG_FORMAT", "plain" if DEBUG else "json", ("plain", "json"))
+LOG_LEVEL = _choice(
+    "LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"), case="upper"
+)
 # Celery's worker and beat log through this configuration too where it writes JSON: left
 # to themselves they replace the root logger's handlers with their own text lines, which
 # a JSON log pipeline cannot read (in development Celery's own lines stay).

@@ -5,22 +5,34 @@ import multiprocessing
 import os
 
 
-def _workers() -> int:
-    """WEB_CONCURRENCY, at least 1: gunicorn took 0, listened and started no worker, so
-    every request waited until the client gave up, and the start looked fine."""
-    raw = os.environ.get("WEB_CONCURRENCY", "").strip() or str(multiprocessing.cpu_count() * 2 + 1)
-    if not raw.isdigit() or int(raw) < 1:
-        raise SystemExit(f"WEB_CONCURRENCY must be a whole number of at least 1, not {raw!r}.")
+def _whole(name: str, default: int, minimum: int) -> int:
+    """A whole number of at least ``minimum``. WEB_CONCURRENCY=0 listened and started no
+    worker, so every request waited until the client gave up, and the start looked fine;
+    GUNICORN_TIMEOUT=30s stopped the start with a bare traceback."""
+    raw = os.environ.get(name, "").strip() or str(default)
+    if not raw.isdigit() or int(raw) < minimum:
+        raise SystemExit(f"{name} must be a whole number of at least {minimum}, not {raw!r}.")
     return int(raw)
+
+
+def _loglevel() -> str:
+    """gunicorn took any other word (``verbose``, ``warn``) as ``info`` without a word."""
+    raw = os.environ.get("GUNICORN_LOGLEVEL", "").strip() or "info"
+    if raw.lower() not in {"debug", "info", "warning", "error", "critical"}:
+        raise SystemExit(
+            f"GUNICORN_LOGLEVEL must be debug, info, warning, error or critical, not {raw!r}."
+        )
+    return raw.lower()
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # Sync workers: each request holds one database connection for its whole life, and the
 # work per request is short (a few queries and the engine), so 2 x cores + 1 keeps the
 # CPUs busy while some workers wait on PostgreSQL.
-workers = _workers()
+workers = _whole("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1, minimum=1)
 worker_class = "sync"
-timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# 0: gunicorn never restarts a worker stuck in one request.
+timeout = _whole("GUNICORN_TIMEOUT", 30, minimum=0)
 graceful_timeout = 30
 keepalive = 5
 # Import the app once in the master: workers fork ready to serve, so the periodic
@@ -30,7 +42,7 @@ max_requests = 5000
 max_requests_jitter = 500
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", None)
 errorlog = "-"
-loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+loglevel = _loglevel()
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 

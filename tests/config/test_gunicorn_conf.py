@@ -50,3 +50,27 @@ def test_web_concurrency_0_stops_gunicorn_naming_it() -> None:
     assert f"WEB_CONCURRENCY must be a whole number of at least 1, not '{workers}'" in (
         result.stdout + result.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("GUNICORN_LOGLEVEL", "verbose", "GUNICORN_LOGLEVEL must be debug, info, warning"),
+        ("GUNICORN_TIMEOUT", "30s", "GUNICORN_TIMEOUT must be a whole number of at least 0"),
+    ],
+)
+def test_a_misspelt_gunicorn_variable_stops_the_start_naming_it(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
+) -> None:
+    """gunicorn read an unknown log level as `info` without a word; a timeout with a unit
+    was a bare traceback."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit, match=message):
+        runpy.run_path(str(CONF))
+
+
+def test_the_gunicorn_log_level_reads_any_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUNICORN_LOGLEVEL", "Warning")
+    monkeypatch.setenv("GUNICORN_TIMEOUT", "0")
+    conf = runpy.run_path(str(CONF))
+    assert (conf["loglevel"], conf["timeout"]) == ("warning", 0)
