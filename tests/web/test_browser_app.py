@@ -82,6 +82,28 @@ def test_offline_the_worker_shows_its_offline_page_and_keeps_no_players_page(ope
     assert "Your games" in page.locator("h1").inner_text()
 
 
+def test_a_form_sent_offline_shows_the_offline_page_and_changes_nothing(open_page):
+    """A form's post is a navigation too: with the network gone the worker answers it
+    with its kept offline page, not the browser's error page, and the post is never
+    stored to be sent again later."""
+    page = open_page()
+    register(page, "otto", "Otto O.")
+    installed(page)
+    page.goto("/settings/")
+    page.get_by_label("Ruleset for new games").select_option("yahtzee")
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save").click()
+    page.wait_for_selector("[data-offline]")
+    assert page.locator("h1").inner_text() == "You are offline"
+    assert "Otto" not in page.locator("body").inner_text()
+
+    page.context.set_offline(False)
+    page.goto("/settings/")
+    assert page.get_by_label("Ruleset for new games").input_value() == "maxi"
+    assert all(not url.startswith("/settings") for url in page.evaluate(CACHED))
+
+
 def test_while_the_proxy_answers_for_the_app_the_worker_shows_its_kept_page(open_page):
     """deploy/Caddyfile answers with ``X-Fallback: proxy`` while the app does not answer
     (its test: tests/live/test_proxy.py); the worker shows its kept page in the player's
