@@ -171,11 +171,21 @@ def season_get(*, slug: str) -> Season:
     return season
 
 
+def season_holds(*, slug: str, day: dt.date) -> bool:
+    """Whether the season of a ``season`` parameter (404 for none) holds ``day``: only
+    then has it that day's boards."""
+    return _holds(season_get(slug=slug), day)
+
+
+def _holds(season: Season, day: dt.date) -> bool:
+    return season.start_date <= day <= season.end_date
+
+
 def _day_in_season(day: dt.date, season_slug: str | None) -> None:
     """A day's board in a season is the day's own board, if the season has the day."""
     if season_slug is not None:
         season = season_get(slug=season_slug)
-        if not season.start_date <= day <= season.end_date:
+        if not _holds(season, day):
             raise NotFoundError(
                 _("%(date)s is not in the season %(slug)s."),
                 code="date_not_in_season",

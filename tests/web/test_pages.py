@@ -338,6 +338,36 @@ def test_a_days_board_offers_the_seasons_that_hold_the_day():
     assert '<option value="long-ago">Long ago</option>' in text(client.get("/boards/best-day/"))
 
 
+def test_a_seasons_board_tabs_lead_only_to_boards_that_exist():
+    """SPEC §10: a link never leads to a page that does not exist. Today's boards of a
+    season that does not hold today are 404 ``date_not_in_season``: the tabs of a past
+    or upcoming season's boards lead to today's boards without it."""
+    me, client = logged_in()
+    day = dt.date(2026, 12, 5)
+    ranked(me, day - dt.timedelta(days=1), 200)
+    Season.objects.create(
+        name="Autumn", slug="autumn", start_date=dt.date(2026, 9, 1), end_date=day - dt.timedelta(1)
+    )
+    Season.objects.create(name="Winter", slug="winter", start_date=day, end_date=day)
+    with travel(noon(day)):
+        for season in ("autumn", "winter"):
+            for path in (
+                "/boards/best-day/",
+                "/boards/streaks/",
+                "/boards/advent/2026/",
+                f"/boards/daily/{day - dt.timedelta(days=1)}/",
+            ):
+                page = client.get(path, {"season": season})
+                if page.status_code == 404:  # Winter holds no day before today's
+                    continue
+                tabs = re.search(r'<nav class="tabs".*?</nav>', text(page), re.S)
+                assert tabs is not None
+                for href in re.findall(r'href="([^"]+)"', tabs.group(0)):
+                    assert client.get(unescape(href)).status_code == 200, (path, season, href)
+        winter = text(client.get("/boards/best-day/", {"season": "winter"}))
+    assert f'href="/boards/daily/{day}/?season=winter"' in winter  # today's, in the season
+
+
 def test_chart_coordinates_are_plain_numbers_in_every_language():
     me, client = logged_in()
     for back, total in ((2, 150), (1, 260), (0, 211)):

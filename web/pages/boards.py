@@ -64,6 +64,10 @@ def _board_page(
         "around_url": f"{request.path}?{urlencode({'around': 'me', **keep})}",
         "first_url": request.path + (f"?{urlencode(keep)}" if keep else ""),
         "season": season,
+        # Today's boards (the tabs) have the season only if it holds today: else 404.
+        "today_season": season
+        if season and board_selectors.season_holds(slug=season, day=clock.today())
+        else None,
         "streaks": board.kind == boards.STREAK,
         "decisions": board.kind == boards.DECISIONS,
         **shown,
