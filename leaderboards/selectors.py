@@ -479,7 +479,8 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
     round is complete (with score and rank on that day's board), ``empty`` for a past
     day that had no daily challenge (before the service ran), else ``missed``; a
     visitor, who has no rounds, sees ``past`` instead of ``played`` or ``missed``. A past
-    door whose challenge exists is ``replayable``: it starts an unranked replay.
+    door whose challenge exists is ``replayable``: it starts an unranked replay (not
+    while it is still ``open``: a start then resumes the ranked round).
     ``previous_year`` is the year before when its December had dailies, else ``None``.
     """
     first, last = boards.advent_range(year)
@@ -533,7 +534,8 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
                 "state": state,
                 "score": total if played else None,
                 "rank": ranks.get(boards.daily_key(day)) if played else None,
-                "replayable": day < today and day in existing,
+                # Not while open: its round is still the ranked one, not a replay.
+                "replayable": day < today and day in existing and state != "open",
             }
         )
     advent = (

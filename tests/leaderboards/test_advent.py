@@ -64,6 +64,21 @@ def test_a_door_stays_open_while_its_ranked_round_may_still_be_finished():
     assert [d["state"] for d in after[4:6]] == ["missed", "open"]
 
 
+def test_a_door_open_in_the_grace_period_offers_no_replay_until_its_round_is_over():
+    # Its "replay" would resume the ranked round, not start a practice replay.
+    _, client = make_player()
+    with travel(dt.datetime(2026, 12, 5, 23, 50, tzinfo=dt.UTC)):
+        ranked_id = client.post(f"/api/v1/daily/{dec(5)}/rounds/").json()["id"]
+    with travel(dt.datetime(2026, 12, 6, 0, 10, tzinfo=dt.UTC)):
+        grace = doors(client)["doors"][4]
+    with travel(dt.datetime(2026, 12, 6, 0, 31, tzinfo=dt.UTC)):
+        after = doors(client)["doors"][4]
+        replay = client.post(after["replay"]).json()
+    assert (grace["state"], grace["replay"]) == ("open", None)
+    assert after["state"] == "missed"
+    assert replay["id"] != ranked_id and replay["ranked"] is False
+
+
 def test_a_past_door_starts_an_unranked_replay():
     _, client = make_player()
     challenge_get_or_create(day=dec(1))
