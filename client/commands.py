@@ -308,12 +308,35 @@ def _find_unfinished(api: ApiClient, mode: str, **wanted: str | None) -> dict[st
     return None
 
 
+def _ranked_unfinished_before(api: ApiClient, day: str) -> dict[str, Any] | None:
+    """The player's ranked daily round of a day before ``day`` that may still be
+    finished: after midnight, until the grace period ends (the server lists it as
+    in progress only until then)."""
+    for game in api.games(mode="daily", status="in_progress"):
+        if game.get("ranked") and str(game.get("date") or day) < day:
+            return game
+    return None
+
+
 def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[Any, Any]:
     challenge = api.daily(args.date)
+    # `yatzy-play play` resumes the ranked round left before midnight while it may still
+    # be finished (SPEC §4's grace period), before the new day's begins.
+    late = None
+    if args.date is None and not args.practice:
+        late = _ranked_unfinished_before(api, str(challenge["date"]))
+    if late is not None:
+        challenge = api.daily(late["date"])
     try:
         app.journal.record_day(challenge)
     except StorageError as error:  # a damaged file of this machine's does not stop play
         app.notify(f"{sentence(str(error))}. The day's commitment is not kept here.")
+    if late is not None:
+        app.console.print(
+            f"Your ranked round of {late['date']} may still be finished: the day's grace "
+            "period has not ended. Resuming it."
+        )
+        return challenge, api.round(str(late["id"]))
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
     # Only today's ranked round is worth a warning: replaying any day is practice anyway.
     done = mine and mine.get("status") != "in_progress" and not practice

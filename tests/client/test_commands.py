@@ -303,6 +303,23 @@ def test_leaving_a_round_keeps_it_and_names_the_command_that_resumes_it(ada):
     assert status == 0 and "Solo · Yatzy" in out and "Turn 1 of 15 · roll 1 of 3" in out
 
 
+def test_a_ranked_round_left_before_midnight_is_resumed_in_the_grace_period(ada):
+    # SPEC §4: a round started before midnight may be finished in the grace period; the
+    # command the client names to resume it must resume it, not start the new day's.
+    with time_machine.travel(dt.datetime(2026, 12, 5, 23, 50, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("play", keys=["r", "s chance", "q"])
+        assert status == 0 and "with `yatzy-play play` (or" in out
+    with time_machine.travel(dt.datetime(2026, 12, 6, 0, 10, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("play", keys=["q"])
+        assert status == 0 and "Turn 2 of 20 · roll 0 of 3" in out
+        assert "Your ranked round of 2026-12-05 may still be finished" in out
+        assert not Round.objects.filter(challenge__date=dt.date(2026, 12, 6)).exists()
+    with time_machine.travel(dt.datetime(2026, 12, 6, 0, 31, tzinfo=dt.UTC), tick=False):
+        status, out, _ = ada("play", keys=["q"])  # expired: today's daily, from turn 1
+        assert status == 0 and "Turn 1 of 20 · roll 0 of 3" in out
+    assert Round.objects.get(challenge__date=dt.date(2026, 12, 6)).ranked
+
+
 def test_a_solo_game_with_hints_verifies_once_over_and_fails_on_other_dice(ada, yatzy_table):
     status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "?", "1", "r", "s 1", "q"])
     assert status == 0 and "Best moves (expected final score)" in out
