@@ -49,3 +49,14 @@ def test_rounds_are_listed_filtered_and_read_only(admin_client):
     assert detail.status_code == 200
     assert post.status_code == 403
     assert Round.objects.get(pk=state["id"]).status == "in_progress"
+
+
+def test_the_challenge_list_names_the_die_skin_in_the_admins_language(admin_client):
+    # SPEC §7: theme names and admin labels in every language, not the theme's id.
+    with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
+        make_player()[1].get("/api/v1/daily/")
+        german = admin_client.get("/admin/daily/challenge/", HTTP_ACCEPT_LANGUAGE="de")
+    page = german.content.decode()
+    assert german.status_code == 200
+    assert '<td class="field-theme_shown">Weihnachten</td>' in page
+    assert ">Motiv<" in page and ">Theme<" not in page
