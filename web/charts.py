@@ -270,6 +270,11 @@ def expectation(start: float, after_turns: Sequence[float]) -> Chart:
     [('0', 190.5), ('1', 191.0), ('2', 180.2), ('3', 200.0)]
     >>> chart.points[3][1] < chart.points[2][1], chart.level_y == chart.points[0][1]
     (True, True)
+
+    A round that ended before its first box (a daily round expired) has the start alone:
+
+    >>> [tick.label for tick in expectation(394.5575, []).x_ticks]
+    ['0']
     """
     chart = Chart()
     values = [start, *after_turns]
@@ -295,7 +300,7 @@ def expectation(start: float, after_turns: Sequence[float]) -> Chart:
     every = _nice_step(turns, 4)
     chart.x_ticks = [
         Tick(chart.points[turn][0], chart.baseline + FONT + 6, str(turn))
-        for turn in range(0, turns + 1)
+        for turn in range(len(values))
         if turn % every == 0 or turn == turns
     ]
     return chart

@@ -249,6 +249,22 @@ def test_a_worse_box_shows_the_points_it_lost_in_the_analysis():
     assert len(re.findall(r'<tr class="lost" data-decision', page)) == len(lost)
 
 
+def test_an_expired_daily_round_without_a_box_filled_has_an_analysis_page(maxi_table):
+    """A ranked round that expired before its first box (rolled once, or not at all)
+    is over: its analysis page shows the start alone, one point on the chart."""
+    player, client = logged_in()
+    day = dt.date(2026, 11, 20)
+    with travel(noon(day)):
+        rolled, _ = game_services.round_start_daily(player=player, day=day)
+        game_services.round_roll(round_id=rolled.id, player=player, hold=(), turn=0, roll=0)
+    with travel(dt.datetime(2026, 11, 21, 0, 31, tzinfo=dt.UTC)):
+        response = client.get(f"/play/{rolled.id}/analysis/")
+        assert response.status_code == 200
+        page = text(response)
+    assert "data-total>0<" in page
+    assert page.count('<circle class="point"') == 1  # the start, no turn after it
+
+
 def test_a_daily_round_of_an_open_day_has_no_hint_and_no_analysis():
     _, client = logged_in()
     path = start(client)
