@@ -337,12 +337,14 @@ def round_advice_check(rnd: Round) -> None:
 
 
 def round_advice_allowed(rnd: Round) -> bool:
-    """Whether hints and the analysis exist for this round (``round_advice_check``)."""
+    """Whether hints and the analysis exist for this round: ``round_advice_check``
+    allows them and the exact table models its rules (not with saved rolls, whose hint
+    and analysis are 400 ``hint_unsupported``)."""
     try:
         round_advice_check(rnd)
     except ServiceError:
         return False
-    return True
+    return ruleset_advice_modelled(_round_ruleset(rnd))
 
 
 def ruleset_advice_modelled(rs: yatzy.Ruleset) -> bool:

@@ -248,7 +248,8 @@ def hint_panel(
 ) -> dict[str, Any] | None:
     """The hint panel: the best move and the next ones with their expected final
     scores; the best move's dice (or box) are marked on ``card``. A refusal (the table
-    still being built, saved rolls, a throttle) is the panel's message; while the table
+    still being built, a throttle) is the panel's message (a game with saved rolls has no
+    Hint button: ``games.selectors.round_advice_allowed``); while the table
     is built, ``wait`` (``{percent, retry_after}``) is how far it is and when to ask
     again, with the link that asks."""
     if refused is not None:

@@ -265,6 +265,20 @@ def test_an_expired_daily_round_without_a_box_filled_has_an_analysis_page(maxi_t
     assert page.count('<circle class="point"') == 1  # the start, no turn after it
 
 
+def test_a_game_with_saved_rolls_offers_no_hint_and_links_to_no_analysis():
+    """No exact table models saved rolls: its pages must not offer a Hint button that
+    is always refused, nor link to an analysis page that answers 400."""
+    player, client = logged_in()
+    path = new_game(client, "solo", "yatzy", **defaults("yatzy"), option_saved_rolls="on")
+    rnd = round_of(path)
+    assert rnd.options["saved_rolls"] is True
+    assert 'data-action="hint"' not in text(client.get(path))
+    play_out(player, rnd)
+    page = text(client.get(path))
+    assert "Game over" in page
+    assert 'data-action="analysis"' not in page
+
+
 def test_a_daily_round_of_an_open_day_has_no_hint_and_no_analysis():
     _, client = logged_in()
     path = start(client)
