@@ -208,17 +208,20 @@ def round_result(rnd: Round, game: yatzy.Game) -> str | None:
     return yatzy.result_of(game.total, rnd.opponent["snapshot"]["total"])
 
 
-def _opponent_view(rnd: Round) -> dict[str, Any] | None:
+def _opponent_view(rnd: Round, *, dice: bool = True) -> dict[str, Any] | None:
+    """The computer's game; without ``dice`` its turns keep their boxes and points but
+    not their rolls and holds (``[]``)."""
     if rnd.opponent is None:
         return None
     bot = rnd.opponent["snapshot"]
+    turns = rnd.opponent["turns"]
     return {
         "level": rnd.level,
         "scorecard": bot["scorecard"],
         "upper_total": bot["upper_total"],
         "bonus": bot["bonus"],
         "total": bot["total"],
-        "turns": rnd.opponent["turns"],
+        "turns": turns if dice else [{**turn, "rolls": [], "holds": []} for turn in turns],
     }
 
 
@@ -228,6 +231,11 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
     day = rnd.challenge.date if rnd.challenge else None
     status = round_status(rnd)
     theme = round_theme(rnd)
+    seed = round_seed_shown(rnd)
+    # The computer rolled on the round's seed, so its dice tell that seed's dice stream:
+    # shown during the game (its turns are past ones) and afterwards like the seed, not
+    # while the player has an unfinished round on these dice (another code's, SPEC §7).
+    opponent_dice = status == Round.Status.IN_PROGRESS or seed is not None
     return {
         "id": str(rnd.id),
         "mode": rnd.mode,
@@ -251,11 +259,11 @@ def round_payload(rnd: Round, game: yatzy.Game | None = None) -> dict[str, Any]:
         "total": game.total,
         "actions": game.actions,
         "commitment": yatzy.commitment(bytes(rnd.seed)),
-        "seed": round_seed_shown(rnd),
+        "seed": seed,
         "started_at": rnd.started_at,
         "completed_at": rnd.completed_at,
         "level": rnd.level or None,
-        "opponent": _opponent_view(rnd),
+        "opponent": _opponent_view(rnd, dice=opponent_dice),
         "result": round_result(rnd, game),
         "party": str(rnd.party_id) if rnd.party_id else None,
         "seat": rnd.seat,

@@ -51,7 +51,8 @@ class OpponentTurnSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     rolls = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),
-        help_text="The dice after each roll.",
+        help_text="The dice after each roll ([] on a finished game while you have an "
+        "unfinished round on its dice).",
     )
     holds = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField()),

@@ -108,6 +108,30 @@ def test_while_a_round_on_the_same_dice_is_unfinished_no_view_tells_its_dice(yat
     assert player.get(analysis).status_code == 200
 
 
+def test_a_finished_computer_game_shows_no_computer_dice_while_a_round_on_its_seed_is_unfinished():
+    """The player's finished computer game was shared as code X, a friend's round of X
+    as code Y (the same seed), and the player started Y: until Y is over, the computer's
+    turns keep their boxes and points without its rolls and holds. Where the computer
+    rerolled more dice than the player did, they are dice the player never saw, and
+    exactly the ones Y gives on those holds."""
+    _, player = make_player()
+    started = new_game(player, mode="computer", ruleset="yatzy", level="easy")
+    game = play_worst_boxes(player, started)
+    before = game["opponent"]["turns"]
+    assert any(turn["holds"] for turn in before)  # the easy computer rerolls
+    _, friend = make_player()
+    y = share(friend, play_worst_boxes(friend, start(friend, share(player, game)).json()))
+    again = roll(player, start(player, y).json())
+
+    shown = player.get(f"/api/v1/rounds/{game['id']}/").json()
+    assert shown["seed"] is None
+    assert shown["opponent"]["turns"] == [{**turn, "rolls": [], "holds": []} for turn in before]
+    assert shown["opponent"]["total"] == game["opponent"]["total"]
+
+    play_worst_boxes(player, again)
+    assert player.get(f"/api/v1/rounds/{game['id']}/").json()["opponent"]["turns"] == before
+
+
 @pytest.mark.django_db(transaction=True)  # board jobs run on commit
 def test_before_the_reveal_a_shared_daily_shows_boxes_and_points_not_the_sharers_dice():
     with time_machine.travel(NOON, tick=False):
