@@ -147,6 +147,31 @@ def test_analysis_charges_a_worse_box_by_its_expected_cost(yatzy_table: Table) -
     assert decision.loss > 0
 
 
+_ROLL = {"type": "roll", "hold": []}
+
+
+@pytest.mark.parametrize(
+    ("actions", "code"),
+    [
+        ([_ROLL, {"type": "roll", "hold": [9]}], "invalid_hold"),
+        ([_ROLL, _ROLL, _ROLL, _ROLL], "no_rolls_left"),
+        ([_ROLL, {"type": "score", "category": "yahtzee"}], "unknown_category"),
+        ([_ROLL, {"type": "score", "category": "chance"}] * 2, "category_used"),
+        ([_ROLL, {"type": "score"}], "invalid_action"),
+        ([_ROLL, {"type": "roll", "hold": "01"}], "invalid_action"),
+    ],
+)
+def test_an_illegal_action_log_raises_the_engines_error(
+    actions: list[dict[str, object]], code: str, yatzy_table: Table
+) -> None:
+    """An action log is replayed as ``Game.replay`` replays it: an illegal action raises
+    the engine's own error with its stable code (SPEC §9), never an IndexError or a
+    KeyError from grading it."""
+    with pytest.raises(yatzy.YatzyError) as raised:
+        analyse(yatzy.get_ruleset("yatzy"), bytes(32), actions, table=yatzy_table)
+    assert raised.value.code == code
+
+
 @pytest.mark.parametrize(
     "options",
     [{"forced_order": True, "extra_yatzy_bonus": 50}, {"forced_order": True}],

@@ -265,6 +265,7 @@ def analyse(
     """Replay ``actions`` and grade every decision against the exact table.
 
     A turn's first roll is no decision; every later roll (the hold) and every box is.
+    An illegal action raises the engine's error, as ``Game.replay`` does.
 
     >>> import yatzy
     >>> table = load_table(yatzy.get_ruleset("yatzy"), build=True)
@@ -274,6 +275,20 @@ def analyse(
     [8.02]
     """
     table = table or load_table(rs)
+    actions = list(actions)
+    try:
+        return _analyse(rs, seed, actions, table)
+    except (LookupError, TypeError, ValueError):
+        # Grading reads an action before the game checks it: an illegal one breaks it
+        # first. Raise the engine's own error for it (SPEC §9), as Game.replay does;
+        # a legal log that failed is a bug, raised as it is.
+        yatzy.Game.replay(rs, seed, actions)
+        raise
+
+
+def _analyse(
+    rs: yatzy.Ruleset, seed: bytes, actions: list[Mapping[str, Any]], table: Table
+) -> Analysis:
     future = TableFuture(table)
     game = yatzy.Game(rs, seed)
     decisions = []
