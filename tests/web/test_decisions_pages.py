@@ -14,6 +14,7 @@ import re
 import pytest
 from django.test import Client
 
+from games.models import Round
 from games.skill import round_exclude
 from tests.factories import make_player
 from tests.leaderboards.conftest import noon, ranked, travel
@@ -135,6 +136,21 @@ def test_the_play_page_says_what_the_decisions_cost_and_what_the_dice_gave(day):
     assert (
         "You lost 0.00 points to your decisions; the dice gave you \N{MINUS SIGN}194.56." in lucky
     )
+
+
+def test_loss_and_luck_round_half_up_to_the_hundredth_alike():
+    """The job stores both to four places (``games.skill.round_skill_store``): 0.6825
+    lost and 394 - 394.5575 + 0.6825 = 0.125 from the dice. Both are written to the
+    hundredth half up, as the decisions board compares losses: 0.68 and +0.13."""
+    me, client = logged_in("ada")
+    rnd = ranked(me, DAY, 394)
+    analysed(rnd, 0.6825)
+    Round.objects.filter(pk=rnd.pk).update(luck=round(394 - 394.5575 + 0.6825, 4))
+    with travel(REVEALED):
+        mine = text(client.get(f"/play/{rnd.id}/"))
+        person = text(client.get("/players/ada/"))
+    assert "You lost 0.68 points to your decisions; the dice gave you +0.13." in mine
+    assert '<td class="num" data-luck>+0.13</td>' in person
 
 
 def test_an_excluded_round_says_so_to_its_player_and_leaves_every_board(day):
