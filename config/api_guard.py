@@ -16,6 +16,9 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase, HttpResponseRedirectBase
+from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
+from django.utils.http import escape_leading_slashes
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -99,3 +102,32 @@ def _rewrite_as_json(response: HttpResponse) -> None:
         # CommonMiddleware measured the HTML body; a client reading the old length would
         # wait for bytes that never come (runserver and gunicorn send what is declared).
         response["Content-Length"] = str(len(response.content))
+
+
+class PermanentRedirectKeepingMethod(HttpResponseRedirectBase):
+    """308 (RFC 9110 §15.4.9): permanent, and the client repeats the method and body."""
+
+    status_code = 308
+
+
+class CommonMiddleware(DjangoCommonMiddleware):
+    """Django's, except that under ``/api/`` a path missing its trailing slash is a 308
+    to the one with it, whatever the method. Django answered a POST there with a 301,
+    which clients follow as a GET (a 405: the command lost), and with ``DEBUG`` on
+    raised a RuntimeError instead (a 500 for a client's typo)."""
+
+    def get_full_path_with_slash(self, request: HttpRequest) -> str:
+        if not request.path.startswith(API_PREFIX):
+            return str(super().get_full_path_with_slash(request))
+        return str(escape_leading_slashes(request.get_full_path(force_append_slash=True)))
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if (
+            request.path.startswith(API_PREFIX)
+            and response.status_code == 404
+            and self.should_redirect_with_slash(request)
+        ):
+            return PermanentRedirectKeepingMethod(self.get_full_path_with_slash(request))
+        return super().process_response(request, response)

@@ -128,7 +128,8 @@ MIDDLEWARE = [
     # Sessions, authentication, the player's language and messages serve pages and the
     # admin; an API request with a token passes them by (accounts/middleware.py).
     "accounts.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's, with a 308 for an API path missing its trailing slash (config/api_guard.py).
+    "config.api_guard.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "accounts.middleware.AuthenticationMiddleware",
     # A logged-in player's profile language over the header (pages, the admin); API

@@ -237,6 +237,26 @@ def test_a_json_404_declares_the_length_of_its_own_body(settings, debug):
     assert response["Content-Length"] == str(len(response.content))
 
 
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_command_without_its_trailing_slash_is_a_308_that_keeps_it(settings, debug, started):
+    """Django's APPEND_SLASH answered a POST without the slash with a 500 with DEBUG on
+    (its RuntimeError) and a 301 with it off, which clients follow as a GET (a 405, the
+    command lost). Under /api/ the redirect is a 308: the same method and body again."""
+    settings.DEBUG = debug
+    client, state = started
+    client.raise_request_exception = False
+    url = f"/api/v1/rounds/{state['id']}/roll/"
+    response = client.post(url[:-1], {"hold": [], "turn": 0, "roll": 0}, format="json")
+    assert response.status_code == 308, response.content[:300]
+    assert response["Location"] == url
+    assert Round.objects.get(pk=state["id"]).actions == []
+    for method in ("get", "head"):
+        answer = getattr(client, method)(f"/api/v1/rounds/{state['id']}")
+        assert answer.status_code == 308
+        assert answer["Location"] == f"/api/v1/rounds/{state['id']}/"
+    assert client.post(url, {"hold": [], "turn": 0, "roll": 0}, format="json").status_code == 200
+
+
 def test_wrong_method_is_json_405_with_allow(started):
     client, state = started
     response = client.delete(f"/api/v1/rounds/{state['id']}/roll/")
