@@ -114,7 +114,18 @@ class JSONParser(parsers.JSONParser):
         if len(body) > limit:
             raise too_large(limit)
         # DRF's check of the charset: text encodings only (no decompressing codecs).
-        encoding = get_encoding(parser_context or {})
+        try:
+            encoding = get_encoding(parser_context or {})
+        except exceptions.ParseError:
+            # DRF words its refusal in English only.
+            charset = str((parser_context or {}).get("encoding", ""))[:40]
+            raise exceptions.ParseError(
+                gettext(
+                    'The charset "%(charset)s" of the request\'s Content-Type is not a text '
+                    "encoding; send the body in UTF-8."
+                )
+                % {"charset": charset}
+            ) from None
         if json_depth(body) > settings.API_MAX_JSON_DEPTH:
             raise exceptions.ParseError(
                 gettext("The body is not valid JSON: it nests deeper than %(depth)d levels.")

@@ -179,6 +179,29 @@ def test_an_error_has_the_same_code_and_a_message_of_its_own_in_every_language()
 
 
 @pytest.mark.django_db
+def test_a_charset_that_is_no_text_encoding_is_refused_in_every_language():
+    """DRF's refusal of a charset such as ``bz2_codec`` was English whatever the
+    language asked for; the code stays ``parse_error`` and nothing is started."""
+    _, client = make_player()
+    messages = {}
+    for language in LANGUAGES:
+        response = client.generic(
+            "POST",
+            "/api/v1/games/",
+            '{"mode": "solo", "ruleset": "yatzy"}',
+            content_type="application/json; charset=bz2_codec",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert response.status_code == 400
+        assert response.json()["code"] == "parse_error"
+        assert response["Content-Language"] == language
+        messages[language] = response.json()["message"]
+        assert "bz2_codec" in messages[language]
+    assert len(set(messages.values())) == len(LANGUAGES)
+    assert client.get("/api/v1/games/").json()["count"] == 0
+
+
+@pytest.mark.django_db
 def test_a_game_error_is_translated_and_names_the_box_as_players_do():
     _, client = make_player(language="sv")
     round_id = client.post("/api/v1/games/", {"mode": "solo", "ruleset": "yatzy"}, format="json")
