@@ -11,6 +11,7 @@ for the API, which reads the token inside the view).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 from django.conf import settings
@@ -19,6 +20,39 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+# Norwegian's other tags: Nynorsk and the macrolanguage read Bokmål, the one Norwegian
+# the site has. Django matches neither to ``nb`` (yatzy-play sends ``nn-NO, nn;q=0.9``
+# for ``LANG=nn_NO.UTF-8``), so both read English.
+NORWEGIAN = frozenset({"nn", "no"})
+
+
+def accept_language_norwegian_as_bokmal(header: str) -> str:
+    """``header`` with each Nynorsk or Norwegian tag read as Bokmål, region and weight
+    kept, the order unchanged.
+
+    >>> accept_language_norwegian_as_bokmal("nn-NO, nn;q=0.9, de;q=0.5, nno")
+    'nb-NO,nb;q=0.9,de;q=0.5,nno'
+    """
+    items = []
+    for item in header.split(","):
+        tag, semicolon, weight = item.strip().partition(";")
+        language, dash, region = tag.partition("-")
+        if language.lower() in NORWEGIAN:
+            tag = f"nb{dash}{region}"
+        items.append(f"{tag}{semicolon}{weight}")
+    return ",".join(items)
+
+
+def language_from_request(request: HttpRequest) -> str:
+    """Django's choice from the language cookie and ``Accept-Language``, with
+    Norwegian's other tags read as Bokmål."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    norwegian = accept_language_norwegian_as_bokmal(header)
+    if norwegian != header.replace(" ", ""):
+        request = copy.copy(request)
+        request.META = {**request.META, "HTTP_ACCEPT_LANGUAGE": norwegian}
+    return translation.get_language_from_request(request)
 
 
 def language_activate_for_player(request: HttpRequest, language: str) -> None:
@@ -46,7 +80,7 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        language = translation.get_language_from_request(request)
+        language = language_from_request(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
         try:

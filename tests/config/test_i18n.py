@@ -261,6 +261,29 @@ def test_a_regional_header_picks_its_language():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        ("nn", "nb"),
+        ("no", "nb"),
+        ("nn-NO, nn;q=0.9", "nb"),  # what yatzy-play sends for LANG=nn_NO.UTF-8
+        ("no-NO", "nb"),
+        ("NN-no", "nb"),
+        ("nn, de;q=0.5", "nb"),
+        ("de, nn;q=0.5", "de"),
+        ("nno", "en"),
+    ],
+)
+def test_nynorsk_and_norwegian_read_bokmal(header, language):
+    """docs/i18n.md: ``nn`` falls back to ``nb``; Django matched neither ``nn`` nor the
+    macrolanguage ``no`` to it, so they read English."""
+    response = get("/api/v1/no/such/path/", header)
+    assert response["Content-Language"] == language
+    if language == "nb":
+        assert response.json()["message"] == "Ikke funnet."
+
+
+@pytest.mark.django_db
 def test_every_answer_carries_content_language_even_refusals(settings):
     assert get("/api/v1/no/such/path/", "it")["Content-Language"] == "it"
     unauthenticated = get("/api/v1/daily/", "es")
