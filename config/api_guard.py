@@ -21,6 +21,7 @@ from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.utils.http import escape_leading_slashes
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
 
 from config.api_errors import error_body
 from config.parsers import BODY_METHODS, too_large
@@ -34,6 +35,8 @@ STATUS_ANSWERS = {
     403: ("permission_denied", _("You may not do this.")),
     404: ("not_found", _("Not found.")),
     405: ("method_not_allowed", _("This method is not allowed here.")),
+    # The schema's renderers are not JSON's, so its 406 comes here: worded as DRF's are.
+    406: ("not_acceptable", exceptions.NotAcceptable.default_detail),
     411: ("length_required", _("Send the request body with a Content-Length header.")),
     413: ("request_too_large", _("The request body is too large.")),
     500: ("server_error", _("The server could not answer this request; the error is logged.")),

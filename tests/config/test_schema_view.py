@@ -83,3 +83,18 @@ def test_queries_cannot_make_the_process_keep_more_schemas(generations):
     assert _fetch("en", "json", lang="fi").content == _fetch("fi", "json").content
     assert generations == ["en", "fi"]
     assert len(SchemaView._built) == 2
+
+
+@pytest.mark.parametrize("accept", ["text/html", "image/png"])
+def test_an_accept_the_schema_cannot_meet_is_not_acceptable_like_every_api_answer(accept):
+    """README: 406 ``not_acceptable`` for an ``Accept`` that admits no JSON; the schema
+    answered 406 ``error``, "The request failed (HTTP status 406)."."""
+    response = APIClient().get("/api/schema/", HTTP_ACCEPT=accept, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 406
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "code": "not_acceptable",
+        "message": "Kann die Accept Kopfzeile der Anfrage nicht erfüllen.",
+    }
+    daily = APIClient().get("/api/v1/rulesets/", HTTP_ACCEPT=accept, HTTP_ACCEPT_LANGUAGE="de")
+    assert daily.status_code == 406 and daily.json() == response.json()
