@@ -23,6 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 import yatzy
@@ -126,6 +127,9 @@ def _bounded(detail: Any, depth: int = 0) -> Any:
     return encodable(str(detail)[:500])
 
 
+NO_DATA = gettext_lazy("No data provided: the body is null, not a JSON object.")
+
+
 # A database that does not answer (a restart, a failover): the API's 503
 # `database_unavailable` and the pages' 503 (web.middleware) say this, with Retry-After.
 DATABASE_UNAVAILABLE = gettext_lazy("The database is unavailable; retry shortly.")
@@ -187,6 +191,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     if isinstance(exc, exceptions.ValidationError):
+        if exc.get_codes() == {api_settings.NON_FIELD_ERRORS_KEY: ["null"]}:
+            # A body of ``null``: DRF's "No data provided" is its one text without gettext.
+            exc.detail = {
+                api_settings.NON_FIELD_ERRORS_KEY: [
+                    exceptions.ErrorDetail(str(NO_DATA), code="null")
+                ]
+            }
         response.data = error_body(
             "invalid_input", _message_from_details(exc.detail)[:500], details=_bounded(exc.detail)
         )

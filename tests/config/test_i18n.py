@@ -247,6 +247,28 @@ def test_drf_messages_the_api_answers_are_translated_in_every_language(settings)
 
 
 @pytest.mark.django_db
+def test_a_null_body_is_refused_in_every_language():
+    """DRF words a body of ``null`` "No data provided" without gettext: English in
+    every language."""
+    _, client = make_player()
+    state = client.post("/api/v1/games/", {"mode": "solo", "ruleset": "yatzy"}, format="json")
+    messages = {}
+    for language in LANGUAGES:
+        response = client.generic(
+            "POST",
+            f"/api/v1/rounds/{state.json()['id']}/roll/",
+            "null",
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert response.status_code == 400 and response.json()["code"] == "invalid_input"
+        messages[language] = response.json()["message"]
+        assert response.json()["details"] == {"non_field_errors": [messages[language]]}
+    assert len(set(messages.values())) == len(LANGUAGES)
+    assert client.get(f"/api/v1/rounds/{state.json()['id']}/").json()["roll"] == 0
+
+
+@pytest.mark.django_db
 def test_a_game_error_is_translated_and_names_the_box_as_players_do():
     _, client = make_player(language="sv")
     round_id = client.post("/api/v1/games/", {"mode": "solo", "ruleset": "yatzy"}, format="json")
