@@ -12,6 +12,7 @@ for the API, which reads the token inside the view).
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -25,18 +26,24 @@ LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 # the site has. Django matches neither to ``nb`` (yatzy-play sends ``nn-NO, nn;q=0.9``
 # for ``LANG=nn_NO.UTF-8``), so both read English.
 NORWEGIAN = frozenset({"nn", "no"})
+# A weight of 0 is "not acceptable" (RFC 9110 §12.4.2, as config.negotiation holds for
+# Accept); Django ranks such a tag last but still chooses it (``de;q=0`` read German).
+_WEIGHT_ZERO = re.compile(r"^\s*q\s*=\s*0(?:\.0*)?\s*$")
 
 
-def accept_language_norwegian_as_bokmal(header: str) -> str:
-    """``header`` with each Nynorsk or Norwegian tag read as Bokmål, region and weight
-    kept, the order unchanged.
+def accept_language_for_django(header: str) -> str:
+    """``header`` as Django's matching should read it: each Nynorsk or Norwegian tag
+    read as Bokmål (region and weight kept) and each tag of weight 0 left out, the order
+    unchanged.
 
-    >>> accept_language_norwegian_as_bokmal("nn-NO, nn;q=0.9, de;q=0.5, nno")
+    >>> accept_language_for_django("nn-NO, nn;q=0.9, de;q=0.5, nno, fr;q=0")
     'nb-NO,nb;q=0.9,de;q=0.5,nno'
     """
     items = []
     for item in header.split(","):
         tag, semicolon, weight = item.strip().partition(";")
+        if _WEIGHT_ZERO.match(weight):
+            continue
         language, dash, region = tag.partition("-")
         if language.lower() in NORWEGIAN:
             tag = f"nb{dash}{region}"
@@ -45,13 +52,13 @@ def accept_language_norwegian_as_bokmal(header: str) -> str:
 
 
 def language_from_request(request: HttpRequest) -> str:
-    """Django's choice from the language cookie and ``Accept-Language``, with
-    Norwegian's other tags read as Bokmål."""
+    """Django's choice from the language cookie and ``Accept-Language``, the header read
+    by :func:`accept_language_for_django`."""
     header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
-    norwegian = accept_language_norwegian_as_bokmal(header)
-    if norwegian != header.replace(" ", ""):
+    read = accept_language_for_django(header)
+    if read != header.replace(" ", ""):
         request = copy.copy(request)
-        request.META = {**request.META, "HTTP_ACCEPT_LANGUAGE": norwegian}
+        request.META = {**request.META, "HTTP_ACCEPT_LANGUAGE": read}
     return translation.get_language_from_request(request)
 
 

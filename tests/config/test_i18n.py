@@ -351,6 +351,24 @@ def test_nynorsk_and_norwegian_read_bokmal(header, language):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        ("de;q=0", "en"),
+        ("de;q=0.000", "en"),
+        ("fr;q=0, de;q=0.5", "de"),
+        ("de;q=0, *", "en"),
+        ("ja, de;q=0", "ja"),
+        ("de;q=0.001", "de"),
+    ],
+)
+def test_a_language_weighted_zero_is_refused_not_chosen(header, language):
+    """RFC 9110 §12.4.2: a weight of 0 means "not acceptable" (as config.negotiation
+    holds for Accept); Django took ``de;q=0`` as asking for German."""
+    assert get("/api/v1/no/such/path/", header)["Content-Language"] == language
+
+
+@pytest.mark.django_db
 def test_every_answer_carries_content_language_even_refusals(settings):
     assert get("/api/v1/no/such/path/", "it")["Content-Language"] == "it"
     unauthenticated = get("/api/v1/daily/", "es")
