@@ -12,6 +12,7 @@ The keys, as the bar shows them::
     ?            hint: the best moves now (solo and computer games; the daily has none)
     l            look: show the round again, as the server has it
     q            leave; the round is kept on the server
+    Ctrl-Z       stop the client (``fg`` brings it back and draws the round again)
 
 Every move is one request carrying the ``turn``/``roll`` last seen, and every action
 the server acknowledges and every state shown goes into the journal
@@ -22,6 +23,8 @@ shown as the server worded them.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -228,7 +231,7 @@ class TerminalReader:
         self._session: Any = None
         if sys.stdin.isatty() and sys.stdout.isatty():
             from prompt_toolkit import PromptSession
-            from prompt_toolkit.application import get_app
+            from prompt_toolkit.application import get_app, run_in_terminal
             from prompt_toolkit.auto_suggest import AutoSuggest, Suggestion
             from prompt_toolkit.key_binding import KeyBindings
 
@@ -244,6 +247,16 @@ class TerminalReader:
                 suggestion = event.current_buffer.suggestion
                 if suggestion:
                     event.current_buffer.insert_text(suggestion.text)
+
+            if hasattr(signal, "SIGTSTP"):
+
+                @keys.add("c-z")
+                async def _suspend(event: Any) -> None:
+                    # Ctrl-Z stops the client as it stops any program (the keys are read
+                    # raw: unbound, it would be typed into the line and spoil the move);
+                    # back in the foreground, an empty line draws the round again ("l").
+                    await run_in_terminal(lambda: os.kill(0, signal.SIGTSTP))
+                    event.app.exit(result="")
 
             self._session = PromptSession(
                 auto_suggest=BoxSuggest(),

@@ -297,3 +297,28 @@ def test_a_terminal_that_answers_no_cursor_request_gets_the_keys_and_countdown_o
         assert lines[-2].startswith("yatzy>") and not session.screen.scrolled
     finally:
         session.close()
+
+
+def test_ctrl_z_at_the_prompt_stops_the_client_and_then_draws_the_round_again(player):
+    """Ctrl-Z suspends the client as it does any program; it is never typed into the
+    line (prompt_toolkit reads the keys raw), where it spoiled the next move ("1" is not
+    a move). Back in the foreground, the round is drawn again whole. (In this
+    pseudo-terminal the client leads an orphaned process group, which the kernel keeps
+    from stopping: it goes straight on.)"""
+    env, http, names = player
+    session = Session(env, ["play"], 80, 24)
+    try:
+        session.prompt("Turn 1 of 20 · roll 0 of 3")
+        session.type("r")
+        session.prompt("roll 1 of 3")
+        session.screen.reset()  # so the round drawn again is read, not the first one
+        session.child.sendcontrol("z")
+        lines = session.prompt("roll 1 of 3")
+        assert lines[0].startswith("Daily ") and any(line.startswith("face") for line in lines)
+        session.type("1")
+        lines = session.wait(lambda lines: any("held" in line for line in lines))
+        assert "is not a move" not in session.text()
+        assert sum(line.count("held") for line in lines) == 1
+        assert_fits(session, unfinished(http), names, dice=6)
+    finally:
+        session.close()
