@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import datetime as dt
 import getpass
+import io
 import re
 import sys
 import time
@@ -148,7 +149,12 @@ class CommandError(Exception):
 
 def terminal_console(**options: Any) -> Console:
     """The client's console: no markup, so a server's words in an f-string ("[/]",
-    "[link=…]") are shown as written, and no highlighting of numbers and names."""
+    "[link=…]") are shown as written, and no highlighting of numbers and names. A
+    character the terminal's encoding cannot show (an ASCII terminal: ``LC_ALL=C``
+    without UTF-8 mode) is written as ``?``, not an error that ends the command."""
+    stream = options.get("file") or (sys.stderr if options.get("stderr") else sys.stdout)
+    if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+        stream.reconfigure(errors="replace")
     return Console(highlight=False, markup=False, **options)
 
 

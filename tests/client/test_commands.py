@@ -773,3 +773,27 @@ def test_a_token_this_machine_cannot_keep_is_revoked_on_the_server_again(ada):
     status, _, err = ada("login", "ada")
     assert status == 1 and "cannot write" in err and ".lock" in err
     assert AuthToken.objects.count() == before  # the new one revoked again
+
+
+def test_a_terminal_that_cannot_show_every_character_gets_them_replaced_not_a_failure(
+    tmp_path, monkeypatch
+):
+    """An ASCII terminal (LC_ALL=C without UTF-8 mode): the characters it cannot show
+    ("·", "ü", a Japanese box name) are replaced, and the command does its work; it did
+    nothing but blame the server's answer for a UnicodeEncodeError."""
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    raw = io.BytesIO()
+    ascii_out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    err = io.StringIO()
+    app = App(
+        server=SERVER,
+        console=terminal_console(file=ascii_out, width=240, color_system=None),
+        errors=terminal_console(file=err, width=240, color_system=None),
+        store=CredentialStore(tmp_path / "config"),
+        journal=Journal(tmp_path / "data"),
+        transport=Network(),
+    )
+    assert main(["rules", "maxi"], app) == 0, err.getvalue()
+    out = raw.getvalue().decode("ascii")
+    assert "Maxi Yatzy (maxi) ? 6 dice ? 20 turns" in out and "F?nfer" in out
+    assert err.getvalue() == ""
