@@ -153,10 +153,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def play_options_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``play``'s options together (each is for one kind of game, and
+    given to another it would be ignored without a word), or None."""
+    if args.ruleset is not None and not args.computer:
+        return "--ruleset is for a game against the computer: play --computer LEVEL --ruleset NAME"
+    if args.new and not (args.solo or args.computer):
+        return "--new is for a solo or computer game (a day's unfinished round is resumed)"
+    if args.practice and (args.solo or args.computer or args.round):
+        return "--practice is for a day's dice: play --practice, or play --date YYYY-MM-DD"
+    return None
+
+
 def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
     """Run one command; its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "play" and (problem := play_options_error(args)):
+        parser.error(problem)
     server = getattr(args, "server", None) or os.environ.get("YATZY_SERVER") or DEFAULT_SERVER
     try:
         commands.server_arg(server)

@@ -585,6 +585,13 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["boards", "advent", "--year", "0"], "0 is not a year"),
         (["--server", "http://[::1", "boards"], "http://[::1 is not a server's address"),
         (["boards", "--server", "ftp://x"], "ftp://x is not a server's address"),
+        # Options of one kind of game, given to another, were silently ignored.
+        (["play", "--ruleset", "yatzy"], "--ruleset is for a game against the computer"),
+        (["play", "--solo", "yatzy", "--ruleset", "maxi"], "--ruleset is for a game against"),
+        (["play", "--new"], "--new is for a solo or computer game"),
+        (["play", "--date", "2026-12-01", "--new"], "--new is for a solo or computer game"),
+        (["play", "--solo", "maxi", "--practice"], "--practice is for a day's dice"),
+        (["play", "--computer", "easy", "--practice"], "--practice is for a day's dice"),
     ],
 )
 def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
