@@ -344,6 +344,14 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
         )
         return challenge, api.round(str(late["id"]))
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
+    if args.practice and mine and mine.get("ranked") and mine.get("status") == "in_progress":
+        # One unfinished round a day: starting one would resume the ranked round, whose
+        # score counts, as if it were the practice asked for.
+        raise CommandError(
+            f"Your ranked round of {challenge['date']} is unfinished, and a day has one "
+            "unfinished round per player: `yatzy-play play` resumes it; once it is over, "
+            "`--practice` plays the dice again, unranked."
+        )
     # Only today's ranked round is worth a warning: replaying any day is practice anyway.
     done = mine and mine.get("status") != "in_progress" and not practice
     if done and args.date is None and not args.practice:

@@ -804,3 +804,19 @@ def test_a_terminal_that_cannot_show_every_character_gets_them_replaced_not_a_fa
     out = raw.getvalue().decode("ascii")
     assert "Maxi Yatzy (maxi) ? 6 dice ? 20 turns" in out and "F?nfer" in out
     assert err.getvalue() == ""
+
+
+def test_practice_while_the_ranked_round_is_unfinished_is_refused_not_the_ranked_round(ada):
+    """A day has one unfinished round per player: `play --practice` with today's ranked
+    round unfinished resumed that ranked round, whose score counts, as if it were the
+    practice asked for. It is refused, saying how to finish it; nothing is sent."""
+    status, _, _ = ada("play", keys=["r", "q"])
+    assert status == 0
+    sent = len(ada.transport.requests)
+    status, out, err = ada("play", "--practice", keys=["r", "s 1", "q"])
+    assert status == 1 and out == ""
+    assert "Your ranked round of " in err and "is unfinished" in err
+    assert "`yatzy-play play` resumes it" in err
+    assert all(request.method == "GET" for request in ada.transport.requests[sent:])
+    state = Round.objects.get()
+    assert state.ranked and state.status == "in_progress"
