@@ -396,8 +396,9 @@ def scorecard_table(
 
 
 class Cropped:
-    """A renderable in exactly ``height`` lines: cut (the last one an ellipsis), or
-    padded with blank ones; as many as it takes when ``height`` is None."""
+    """A renderable in exactly ``height`` lines: cut (the last one an ellipsis; in a
+    single line, the first one cut to end in it), or padded with blank ones; as many as
+    it takes when ``height`` is None."""
 
     def __init__(self, renderable: RenderableType, height: int | None) -> None:
         self.renderable, self.height = renderable, height
@@ -405,7 +406,11 @@ class Cropped:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         lines = console.render_lines(self.renderable, options.update(height=None), pad=False)
         if self.height is not None:
-            if len(lines) > self.height:
+            if len(lines) > self.height == 1:
+                # One line for more: its start, cut to end in the ellipsis.
+                cut = Segment.adjust_line_length(lines[0], max(0, options.max_width - 1))
+                lines = [[*cut, Segment("…", Style(dim=True))]]
+            elif len(lines) > self.height:
                 lines = [*lines[: max(0, self.height - 1)], [Segment("…", Style(dim=True))]]
             lines = lines[: self.height] + [[]] * (self.height - len(lines))
         for line in lines:
@@ -488,6 +493,11 @@ class RoundScreen:
                 if self.height is None or len(laid) + MESSAGE_LINES <= self.height:
                     break
         room = None if self.height is None else max(0, self.height - len(chosen))
+        if room == 0 and self.messages and len(chosen) > 1:
+            # A terminal too small for any layout with its message lines (60x20): the
+            # title gives up its line (the status under it keeps the turn), so a refusal
+            # or the points just scored are never cut to nothing, as if ignored.
+            chosen, room = chosen[1:], 1
         for line in chosen:
             yield from line
             yield Segment.line()

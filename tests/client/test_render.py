@@ -68,3 +68,20 @@ def test_box_names_of_any_length_from_the_server_leave_every_boxs_points_on_scre
 
 def box_at(state, number):
     return list(state["scorecard"])[number - 1]
+
+
+def test_a_terminal_too_small_for_the_message_lines_still_shows_the_message():
+    """At 60x20 the screen that fits takes all 18 lines above the prompt: a refusal
+    ("foo" is not a move), the points just scored, a hint were cut to nothing, as if
+    the move had been ignored. The title gives up its line to them (the status line
+    under it keeps the turn), and a message too long for it is cut with an ellipsis."""
+    message = Text('"foo" is not a move. ' + "r roll · 1-6 toggle hold (e.g. 1 3 or 13) · " * 2)
+    lines = screen(state_of("maxi"), 60, 18, [message])
+    assert len(lines) == 18 and all(len(line) <= 60 for line in lines)
+    assert lines[0].startswith("Turn 6 of 20 · roll 1 of 3")
+    assert lines[-1].startswith('"foo" is not a move. r roll') and lines[-1].endswith("…")
+    assert any(line.startswith("face") for line in lines)
+    for number in range(1, 21):
+        assert any(re.search(rf"(^|│) ?{number} \w", line) for line in lines), number
+    # With no message to show, the title keeps its line.
+    assert screen(state_of("maxi"), 60, 18)[0].startswith("Solo · maxi")
