@@ -414,6 +414,16 @@ def _play_round(
             )
         )
         return 1
+    except KeyboardInterrupt:
+        # Ctrl-C while a move waits for the server (at the prompt it is a plain leave).
+        app.errors.print(
+            Text(
+                f"\nInterrupted: the round is kept on the server as far as it got: "
+                f"{resume_command(state)} resumes it.",
+                style="bold red",
+            )
+        )
+        return 130
     _after_round(app, final, challenge)
     return 0
 

@@ -820,3 +820,21 @@ def test_practice_while_the_ranked_round_is_unfinished_is_refused_not_the_ranked
     assert all(request.method == "GET" for request in ada.transport.requests[sent:])
     state = Round.objects.get()
     assert state.ranked and state.status == "in_progress"
+
+
+def test_ctrl_c_while_a_move_waits_for_the_server_says_how_to_resume(ada):
+    """Ctrl-C at the prompt leaves the round with the command that resumes it; Ctrl-C
+    while a move waited to be retried ended the client without a word (status 130)."""
+
+    class CtrlC(list):
+        def append(self, seconds):
+            raise KeyboardInterrupt
+
+    def pull_the_cable():
+        ada.transport.up = False
+
+    ada.waits = CtrlC()
+    status, _, err = ada("play", keys=["r", pull_the_cable, "r"])
+    assert status == 130
+    assert "Interrupted: the round is kept on the server as far as it got" in err
+    assert re.search(r"`yatzy-play play` \(or `yatzy-play play --round [\w-]+`\) resumes it", err)
