@@ -411,7 +411,12 @@ class PlaySession:
                 # that the holds made for the old state are gone.
                 cleared = " Your holds are cleared." if self.held else ""
                 self.held.clear()
-                state = conflict.current or self.api.round(str(state["id"]))
+                current = conflict.current or {}
+                # A party seat's round answers for the party (its seat order): the
+                # party's state is not this round's, which is read again instead.
+                if current.get("id") != state["id"] or "scorecard" not in current:
+                    current = self.api.round(str(state["id"]))
+                state = current
                 fetched = True
                 messages = [Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow"))]
             except ApiError as error:

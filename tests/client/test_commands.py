@@ -838,3 +838,24 @@ def test_ctrl_c_while_a_move_waits_for_the_server_says_how_to_resume(ada):
     assert status == 130
     assert "Interrupted: the round is kept on the server as far as it got" in err
     assert re.search(r"`yatzy-play play` \(or `yatzy-play play --round [\w-]+`\) resumes it", err)
+
+
+def test_a_party_seat_played_out_of_turn_stays_on_its_round_with_the_servers_words(ada):
+    """A party seat's round played (`play --round`) while another seat has the turn: the
+    409 carries the party's state, not a round's. The client showed that as the round
+    ("Turn 1 of None · roll 0 of 0", no boxes), and the next move ended it on "not in the
+    form this client reads (KeyError: 'turn')". The round is read again instead."""
+    with httpx.Client(transport=ada.transport, base_url=SERVER) as http:
+        headers = {"Authorization": f"Token {ada.store.get(SERVER).token}"}
+        party = http.post(
+            "/api/v1/games/",
+            json={"mode": "party", "ruleset": "yatzy", "seats": ["Ann", "Bo"]},
+            headers=headers,
+        ).json()
+    bo = party["seats"][1]["round"]["id"]
+    status, out, err = ada("play", "--round", bo, keys=["r", "r", "q"])
+    assert status == 0, err
+    assert "It is Ann's turn (seat 0)" in out
+    assert "of None" not in out and "KeyError" not in err
+    assert out.count("Turn 1 of 15 · roll 0 of 3") == 3
+    assert f"Resume it with `yatzy-play play --round {bo}`" in out
