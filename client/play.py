@@ -181,7 +181,13 @@ def parse_command(
         return Look()
     head, rest = words[0], words[1:]
     if head in ("r", "roll"):
-        return Roll()
+        if not rest:
+            return Roll()
+        # A roll cannot be taken back: never made with words after it left unread.
+        said = f'"{text.strip()}": {head} takes nothing after it.'
+        if all(word.isascii() and word.isdigit() for word in rest):
+            return Invalid(f"{said} Hold dice first ({' '.join(rest)}), then {head}.")
+        return Invalid(f"{said} {keys_help(dice_count)}")
     if head in ("?", "hint"):
         return Hint()
     if head in ("l", "look"):

@@ -201,6 +201,12 @@ def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
         ("s " + "1" * 5000, Invalid("There is no box 111111…: the boxes are numbered 1 to 15.")),
         ("²", Invalid('"²" is not a move. ' + keys_help(5))),
         ("h 1²", Invalid('"h 1²" is not a move. ' + keys_help(5))),
+        # A roll cannot be taken back: words after r (holds meant with it?) were ignored
+        # and every die not held before was rolled.
+        ("roll", Roll()),
+        ("r 1 2", Invalid('"r 1 2": r takes nothing after it. Hold dice first (1 2), then r.')),
+        ("r 12", Invalid('"r 12": r takes nothing after it. Hold dice first (12), then r.')),
+        ("roll all", Invalid('"roll all": roll takes nothing after it. ' + keys_help(5))),
     ],
 )
 def test_typed_lines_become_commands(line, command):
