@@ -160,8 +160,11 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
     if len(matches) == 1:
         return matches[0]
     if matches:
-        return Invalid(f'"{text}" could be {", ".join(matches)}: type more of it.')
-    return Invalid(f'No box is called "{text}". Boxes: {", ".join(boxes)}.')
+        shown = ", ".join(names.box(box) for box in matches)  # as the scorecard names them
+        return Invalid(f'"{text}" could be {shown}: type more of it.')
+    return Invalid(
+        f'No box is called "{text}": type its number (1 to {len(boxes)}) or the start of its name.'
+    )
 
 
 def parse_command(

@@ -20,6 +20,7 @@ from client.play import (
     keys_help,
     parse_command,
 )
+from client.render import Names
 from client.storage import Journal
 from tests.client.states import round_state
 
@@ -212,3 +213,25 @@ def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
 def test_typed_lines_become_commands(line, command):
     boxes = list(yatzy.get_ruleset("yatzy").categories)
     assert parse_command(line, boxes=boxes, dice_count=5) == command
+
+
+def test_a_box_name_typed_in_the_players_language_is_answered_in_it():
+    """A prefix that several boxes' names share, or none, typed in Finnish or Japanese,
+    was answered with the English ids ("could be three_pairs, three_of_a_kind"), and a
+    name matching none with all of them (four lines of ids at 80 columns)."""
+    names = Names(
+        {
+            "ones": "Ykköset",
+            "three_pairs": "Kolme paria",
+            "three_of_a_kind": "Kolme samaa",
+            "chance": "チャンス",
+        }
+    )
+    boxes = ["ones", "three_pairs", "three_of_a_kind", "chance"]
+    assert parse_command("s kolme", boxes=boxes, dice_count=6, names=names) == Invalid(
+        '"kolme" could be Kolme paria, Kolme samaa: type more of it.'
+    )
+    assert parse_command("s チャ", boxes=boxes, dice_count=6, names=names) == Score("chance")
+    assert parse_command("s villa", boxes=boxes, dice_count=6, names=names) == Invalid(
+        'No box is called "villa": type its number (1 to 4) or the start of its name.'
+    )
