@@ -23,6 +23,7 @@ shown as the server worded them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -358,6 +359,10 @@ class PlaySession:
         requests) with the keys and the countdown in it."""
         height = None
         if self.console.is_terminal:
+            if self.console.is_dumb_terminal:
+                # rich takes TERM=dumb for 80x25 whatever its size; ask the terminal.
+                with contextlib.suppress(OSError, ValueError):
+                    self.console.size = os.get_terminal_size(self.console.file.fileno())
             self.console.clear()
             # Room for the prompt and the bar; once over, for the closing lines and the
             # shell's prompt instead.

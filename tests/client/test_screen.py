@@ -322,3 +322,26 @@ def test_ctrl_z_at_the_prompt_stops_the_client_and_then_draws_the_round_again(pl
         assert_fits(session, unfinished(http), names, dice=6)
     finally:
         session.close()
+
+
+def test_a_dumb_terminal_gets_a_screen_of_its_own_size(player):
+    """rich takes a TERM=dumb terminal (Emacs' shell, a serial line) for 80x25 whatever
+    its size: at 60x20 the screen was laid out for 80 columns and 23 lines, its lines
+    wrapped and its title, status and dice scrolled off. It is sized to the terminal,
+    as any other (which cannot be cleared: each screen is written under the last)."""
+    env, _, _ = player
+    session = Session({**env, "TERM": "dumb"}, ["play"], 60, 20)
+    try:
+        session.wait(lambda lines: any(line.startswith("yatzy>") for line in lines))
+        session.type("r")
+        lines = session.wait(lambda lines: any("roll 1 of 3" in line for line in lines))
+        # The whole screen under the line typed (its title gives way to the keys).
+        assert lines[0] == "yatzy> r", session.text()
+        assert lines[1].startswith("Turn 1 of 20 · roll 1 of 3"), session.text()
+        frame = lines[1:]
+        assert any(line.startswith("face") for line in frame), session.text()
+        assert any(line.startswith(" 6 Sixes") for line in frame)
+        assert any("20 Maxi Yatzy" in line for line in frame)
+        assert frame[-1].startswith("yatzy>")
+    finally:
+        session.close()
