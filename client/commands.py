@@ -213,8 +213,12 @@ def _password(app: App, args: argparse.Namespace, *, confirm: bool) -> str:
     if args.password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
-        password = app.read_password("Password: ")
-        if confirm and app.read_password("Password (again): ") != password:
+        try:
+            password = app.read_password("Password: ")
+            again = app.read_password("Password (again): ") if confirm else password
+        except EOFError:  # Ctrl-D at the prompt, or no input left
+            raise CommandError("No password given; nothing was sent.") from None
+        if again != password:
             raise CommandError("The two passwords differ; nothing was registered.")
     if not password:
         raise CommandError("An empty password is no password.")

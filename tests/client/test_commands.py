@@ -859,3 +859,26 @@ def test_a_party_seat_played_out_of_turn_stays_on_its_round_with_the_servers_wor
     assert "of None" not in out and "KeyError" not in err
     assert out.count("Turn 1 of 15 · roll 0 of 3") == 3
     assert f"Resume it with `yatzy-play play --round {bo}`" in out
+
+
+@pytest.mark.parametrize("command", ["register", "login"])
+def test_ctrl_d_at_the_password_prompt_is_one_line_not_a_traceback(tmp_path, command):
+    """Ctrl-D (end of input) at "Password:" raised EOFError out of getpass: a traceback."""
+
+    def ctrl_d(prompt):
+        raise EOFError
+
+    out, err = io.StringIO(), io.StringIO()
+    network = Network()
+    app = App(
+        server=SERVER,
+        console=terminal_console(file=out, width=120, color_system=None),
+        errors=terminal_console(file=err, width=120, color_system=None),
+        store=CredentialStore(tmp_path / "config"),
+        journal=Journal(tmp_path / "data"),
+        transport=network,
+        read_password=ctrl_d,
+    )
+    assert main([command, "ada"], app) == 1
+    assert err.getvalue().strip() == "No password given; nothing was sent."
+    assert network.requests == []
