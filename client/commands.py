@@ -16,6 +16,7 @@ import re
 import sys
 import time
 import uuid
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -214,8 +215,12 @@ def _password(app: App, args: argparse.Namespace, *, confirm: bool) -> str:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         try:
-            password = app.read_password("Password: ")
-            again = app.read_password("Password (again): ") if confirm else password
+            with warnings.catch_warnings():
+                # No terminal at all: getpass reads standard input and says it may echo;
+                # Python's warning would add its own source line.
+                warnings.simplefilter("ignore", getpass.GetPassWarning)
+                password = app.read_password("Password: ")
+                again = app.read_password("Password (again): ") if confirm else password
         except EOFError:  # Ctrl-D at the prompt, or no input left
             raise CommandError("No password given; nothing was sent.") from None
         if again != password:

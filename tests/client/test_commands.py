@@ -9,8 +9,11 @@ import datetime as dt
 import hashlib
 import io
 import json
+import os
 import re
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -882,3 +885,25 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_not_a_traceback(tmp_path, com
     assert main([command, "ada"], app) == 1
     assert err.getvalue().strip() == "No password given; nothing was sent."
     assert network.requests == []
+
+
+def test_a_password_asked_with_no_terminal_gives_no_python_warning(tmp_path):
+    """With no terminal at all (cron, CI: no controlling terminal), getpass reads the
+    password from standard input, and Python's GetPassWarning came out with its source
+    line ("getpass.py:91: GetPassWarning ... passwd = fallback_getpass(...)")."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path), "YATZY_SERVER": SERVER}
+    env.pop("PYTHONWARNINGS", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "client", "register", "ada"],
+        input="one passphrase\nanother one\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        start_new_session=True,  # no controlling terminal: /dev/tty cannot be opened
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "The two passwords differ; nothing was registered." in done.stderr
+    assert "Password input may be echoed" in done.stderr
+    assert "GetPassWarning" not in done.stderr and "fallback_getpass" not in done.stderr
