@@ -88,8 +88,13 @@ def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
     True
     """
     env = os.environ if environ is None else environ
-    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(variable, "").split(":")[0]
+    # The messages' locale is the first of these that is set, as setlocale reads them:
+    # LC_ALL=C is the C locale whatever LANG says. LANGUAGE, a list of languages, is
+    # for any other locale (gettext ignores it for "C" itself).
+    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    if locale in ("C", "POSIX"):
+        return None
+    for value in (env.get("LANGUAGE", "").split(":")[0], locale):
         tag = value.split(".")[0].split("@")[0]
         if tag and tag not in ("C", "POSIX"):
             language, _, region = tag.partition("_")

@@ -226,6 +226,14 @@ def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen()
         ({"LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8"}, "de-DE, de;q=0.9"),
         ({"LANG": "POSIX"}, None),
         ({}, None),
+        # LC_ALL=C (what scripts set for plain English) is the C locale whatever LANG
+        # says; it was skipped, and LANG's language asked for.
+        ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, None),
+        ({"LC_ALL": "C.UTF-8", "LANG": "fi_FI.UTF-8"}, None),
+        ({"LC_MESSAGES": "POSIX", "LANG": "ja_JP.UTF-8"}, None),
+        ({"LANGUAGE": "fi", "LC_ALL": "C"}, None),  # as gettext: LANGUAGE is not for C
+        ({"LANGUAGE": "sv:en", "LANG": "C.UTF-8"}, "sv"),
+        ({"LC_MESSAGES": "fi_FI.UTF-8", "LANG": "de_DE.UTF-8"}, "fi-FI, fi;q=0.9"),
     ],
 )
 def test_accept_language_follows_the_locale(environ, header):
