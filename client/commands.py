@@ -378,7 +378,7 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
 def play(app: App, args: argparse.Namespace) -> int:
     """Play today's daily (or resume it), a past day, a solo or a computer game."""
     with app.api() as api:
-        challenge = None
+        challenge, note = None, None
         if args.round:
             state = api.round(args.round)
         elif args.solo or args.computer:
@@ -387,7 +387,7 @@ def play(app: App, args: argparse.Namespace) -> int:
             level = args.computer
             found = None if args.new else _find_unfinished(api, mode, ruleset=ruleset, level=level)
             if found:
-                app.console.print(f"Resuming your unfinished {mode} game ({found['ruleset']}).")
+                note = f"Resuming your unfinished {mode} game ({found['ruleset']})."
                 state = api.round(str(found["id"]))
             else:
                 state = api.game_create(mode, ruleset=ruleset, level=level)
@@ -400,7 +400,7 @@ def play(app: App, args: argparse.Namespace) -> int:
         target = None
         if state.get("mode") == "friend" and state.get("share"):
             target = render.friend_target(api.friend(str(state["share"])))
-        return _play_round(app, api, state, challenge, _names(api), target=target)
+        return _play_round(app, api, state, challenge, _names(api), target=target, note=note)
 
 
 def _play_round(
@@ -411,9 +411,10 @@ def _play_round(
     names: render.Names,
     *,
     target: str | None = None,
+    note: str | None = None,
 ) -> int:
     try:
-        final = _session(app, api, challenge, names, target=target).run(state)
+        final = _session(app, api, challenge, names, target=target).run(state, note)
     except ConnectionLost as error:
         app.errors.print(
             Text(

@@ -384,8 +384,10 @@ class PlaySession:
         )
         self.console.print(frame)
 
-    def run(self, state: dict[str, Any]) -> dict[str, Any]:
-        """Play until the round is over or the player leaves; the last state seen."""
+    def run(self, state: dict[str, Any], note: str | None = None) -> dict[str, Any]:
+        """Play until the round is over or the player leaves; the last state seen.
+        ``note`` is said on the first screen (a line printed before it would be cleared
+        with the terminal)."""
         boxes = list(state.get("scorecard") or {})
         self._dice_count = yatzy.get_ruleset(str(state.get("ruleset"))).dice_count
         reader = self._reader
@@ -397,7 +399,7 @@ class PlaySession:
                 refresh=self.challenge is not None,
             )
             self._terminal = reader = terminal
-        messages: list[RenderableType] = []
+        messages: list[RenderableType] = [Text(note)] if note else []
         fetched = True
         while True:
             shown = partial(self.journal.shown, state, held=self.held, fetched=fetched)

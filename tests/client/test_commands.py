@@ -907,3 +907,27 @@ def test_a_password_asked_with_no_terminal_gives_no_python_warning(tmp_path):
     assert "The two passwords differ; nothing was registered." in done.stderr
     assert "Password input may be echoed" in done.stderr
     assert "GetPassWarning" not in done.stderr and "fallback_getpass" not in done.stderr
+
+
+def test_resuming_a_solo_game_is_said_on_the_rounds_screen_not_wiped_by_it(tmp_path):
+    """On a terminal every round's screen clears the one before: "Resuming your
+    unfinished solo game", printed just before the first, was never seen, and `play
+    --solo` showed an old game's turn 2 without a word."""
+    terminal = Terminal(tmp_path)
+    assert terminal("register", "ada")[0] == 0
+    terminal("play", "--solo", "yatzy", keys=["r", "s 1", "q"])
+    out = io.StringIO()
+    app = App(
+        server=SERVER,
+        console=terminal_console(file=out, width=80, height=24, force_terminal=True),
+        errors=terminal_console(file=io.StringIO(), width=80),
+        store=terminal.store,
+        journal=terminal.journal,
+        reader=Script(["q"]),
+        transport=terminal.transport,
+    )
+    assert main(["play", "--solo", "yatzy"], app) == 0
+    screens = out.getvalue().split("\x1b[2J")  # each screen starts by clearing the last
+    assert len(screens) > 1
+    last = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screens[-1])
+    assert "Turn 2 of 15" in last and "Resuming your unfinished solo game (yatzy)" in last
