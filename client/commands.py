@@ -333,7 +333,9 @@ def _ranked_unfinished_before(api: ApiClient, day: str) -> dict[str, Any] | None
     return None
 
 
-def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[Any, Any]:
+def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[Any, Any, str | None]:
+    """The day's challenge, the round to play (None: nothing to play) and a note for the
+    round's first screen."""
     challenge = api.daily(args.date)
     # `yatzy-play play` resumes the ranked round left before midnight while it may still
     # be finished (SPEC §4's grace period), before the new day's begins.
@@ -347,11 +349,11 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
     except StorageError as error:  # a damaged file of this machine's does not stop play
         app.notify(f"{sentence(str(error))}. The day's commitment is not kept here.")
     if late is not None:
-        app.console.print(
+        note = (
             f"Your ranked round of {late['date']} may still be finished: the day's grace "
             "period has not ended. Resuming it."
         )
-        return challenge, api.round(str(late["id"]))
+        return challenge, api.round(str(late["id"])), note
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
     if args.practice and mine and mine.get("ranked") and mine.get("status") == "in_progress":
         # One unfinished round a day: starting one would resume the ranked round, whose
@@ -370,9 +372,8 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
             "`yatzy-play play --practice` plays its dice again, unranked; "
             "`yatzy-play boards` shows the board."
         )
-        return challenge, None
-    state = api.daily_start(challenge["date"])
-    return challenge, state
+        return challenge, None, None
+    return challenge, api.daily_start(challenge["date"]), None
 
 
 def play(app: App, args: argparse.Namespace) -> int:
@@ -392,7 +393,7 @@ def play(app: App, args: argparse.Namespace) -> int:
             else:
                 state = api.game_create(mode, ruleset=ruleset, level=level)
         else:
-            challenge, state = _start_daily(app, api, args)
+            challenge, state, note = _start_daily(app, api, args)
             if state is None:
                 return 0
         if challenge is None and state.get("date"):
