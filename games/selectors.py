@@ -836,6 +836,7 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
         else {
             "id": str(mine.id),
             "status": round_status(mine),
+            "theme": round_theme(mine),
             "total": mine.total if finished else None,
             **(_scored(round_game(mine)) if finished else {"scorecard": None}),
             "turns": _turn_by_turn(mine, dice=dice) if both else None,
@@ -844,6 +845,7 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
         if not both
         else {
             **_scored(round_game(shared)),
+            "theme": round_theme(shared),
             "total": shared.total,
             "turns": _turn_by_turn(
                 shared,

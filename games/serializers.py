@@ -356,6 +356,7 @@ class FriendRoundSerializer(CardSumsSerializer):
 
     id = serializers.UUIDField()
     status = serializers.ChoiceField(choices=STATUSES)
+    theme = serializers.CharField(help_text="The round's die skin (`christmas` in December).")
     total = serializers.IntegerField(allow_null=True, help_text="Once finished.")
     scorecard = serializers.DictField(
         child=serializers.IntegerField(allow_null=True), allow_null=True
@@ -367,6 +368,7 @@ class SharerRoundSerializer(CardSumsSerializer):
     """The sharer's round, once both rounds are finished: scorecard, total and turns."""
 
     scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    theme = serializers.CharField(help_text="The round's die skin (`christmas` in December).")
     total = serializers.IntegerField()
     turns = TurnLineSerializer(many=True)
 

@@ -408,8 +408,10 @@ def comparison(view: dict[str, Any]) -> dict[str, Any] | None:
                         **side,
                         "box": box_name(side["category"]),
                         "dice_shown": mini_dice(side["dice"]),
+                        # Each side's dice in its own round's skin (December's are red).
+                        "theme": theme,
                     }
-                    for side in (a, b)
+                    for side, theme in ((a, mine["theme"]), (b, theirs["theme"]))
                 ],
             }
             for a, b in zip(mine["turns"], theirs["turns"], strict=True)

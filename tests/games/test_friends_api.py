@@ -248,3 +248,20 @@ def test_a_guessing_burst_is_throttled(settings):
     assert statuses == [404] * 5 + [429] * 3
     starts = start(guesser, "BBBBBBBB")
     assert starts.status_code == 429 and "Retry-After" in starts
+
+
+def test_each_round_of_a_comparison_carries_its_own_die_skin(client):
+    """SPEC §6: a round started in December carries the Christmas skin, also side by
+    side on the friend page: the sharer's November round keeps the classic one."""
+    with time_machine.travel(NOON, tick=False):  # November
+        _, sharer = make_player()
+        code = share(sharer, finished_solo(sharer))["code"]
+    with time_machine.travel(dt.datetime(2026, 12, 5, 12, tzinfo=dt.UTC), tick=False):
+        friend_user, friend = make_player()
+        play_worst_boxes(friend, start(friend, code).json())
+        view = friend.get(f"/api/v1/friend/{code}/").json()
+        client.force_login(friend_user)
+        page = client.get(f"/f/{code}").content.decode()
+    assert (view["my_round"]["theme"], view["sharer_round"]["theme"]) == ("christmas", "classic")
+    first_turn = page.split('data-compare-turn="1"')[1].split("</tr>")[0]
+    assert first_turn.index('class="theme-christmas"') < first_turn.index('class="theme-classic"')
