@@ -97,17 +97,25 @@ class Terminal:
         self.waits = []
         self.server = SERVER
 
-    def __call__(self, *argv, keys=()):
-        out, err = io.StringIO(), io.StringIO()
-        app = App(
+    def app(self, console, errors, **options):
+        """A run of the client on this machine (its files and network)."""
+        return App(
             server=self.server,
-            console=terminal_console(file=out, width=self.width, color_system=None),
-            errors=terminal_console(file=err, width=self.width, color_system=None),
+            console=console,
+            errors=errors,
             store=self.store,
             journal=self.journal,
+            transport=self.transport,
+            **options,
+        )
+
+    def __call__(self, *argv, keys=()):
+        out, err = io.StringIO(), io.StringIO()
+        app = self.app(
+            terminal_console(file=out, width=self.width, color_system=None),
+            terminal_console(file=err, width=self.width, color_system=None),
             reader=Script(keys),
             read_password=lambda prompt: self.password,
-            transport=self.transport,
             attempts=self.attempts,
             sleep=self.waits.append,
         )
@@ -795,13 +803,9 @@ def test_a_terminal_that_cannot_show_every_character_gets_them_replaced_not_a_fa
     raw = io.BytesIO()
     ascii_out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
     err = io.StringIO()
-    app = App(
-        server=SERVER,
-        console=terminal_console(file=ascii_out, width=240, color_system=None),
-        errors=terminal_console(file=err, width=240, color_system=None),
-        store=CredentialStore(tmp_path / "config"),
-        journal=Journal(tmp_path / "data"),
-        transport=Network(),
+    app = Terminal(tmp_path).app(
+        terminal_console(file=ascii_out, width=240, color_system=None),
+        terminal_console(file=err, width=240, color_system=None),
     )
     assert main(["rules", "maxi"], app) == 0, err.getvalue()
     out = raw.getvalue().decode("ascii")
@@ -872,19 +876,15 @@ def test_ctrl_d_at_the_password_prompt_is_one_line_not_a_traceback(tmp_path, com
         raise EOFError
 
     out, err = io.StringIO(), io.StringIO()
-    network = Network()
-    app = App(
-        server=SERVER,
-        console=terminal_console(file=out, width=120, color_system=None),
-        errors=terminal_console(file=err, width=120, color_system=None),
-        store=CredentialStore(tmp_path / "config"),
-        journal=Journal(tmp_path / "data"),
-        transport=network,
+    terminal = Terminal(tmp_path)
+    app = terminal.app(
+        terminal_console(file=out, width=120, color_system=None),
+        terminal_console(file=err, width=120, color_system=None),
         read_password=ctrl_d,
     )
     assert main([command, "ada"], app) == 1
     assert err.getvalue().strip() == "No password given; nothing was sent."
-    assert network.requests == []
+    assert terminal.transport.requests == []
 
 
 def test_a_password_asked_with_no_terminal_gives_no_python_warning(tmp_path):
@@ -917,14 +917,10 @@ def test_resuming_a_solo_game_is_said_on_the_rounds_screen_not_wiped_by_it(tmp_p
     assert terminal("register", "ada")[0] == 0
     terminal("play", "--solo", "yatzy", keys=["r", "s 1", "q"])
     out = io.StringIO()
-    app = App(
-        server=SERVER,
-        console=terminal_console(file=out, width=80, height=24, force_terminal=True),
-        errors=terminal_console(file=io.StringIO(), width=80),
-        store=terminal.store,
-        journal=terminal.journal,
+    app = terminal.app(
+        terminal_console(file=out, width=80, height=24, force_terminal=True),
+        terminal_console(file=io.StringIO(), width=80),
         reader=Script(["q"]),
-        transport=terminal.transport,
     )
     assert main(["play", "--solo", "yatzy"], app) == 0
     screens = out.getvalue().split("\x1b[2J")  # each screen starts by clearing the last
