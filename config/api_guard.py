@@ -113,14 +113,22 @@ class PermanentRedirectKeepingMethod(HttpResponseRedirectBase):
     status_code = 308
 
 
+def _keeps_method(request: HttpRequest) -> bool:
+    """Whether a missing trailing slash is a 308 (the method and body kept): under
+    ``/api/`` always, elsewhere for anything but GET and HEAD (a form posted to a page
+    without its slash), whose Django 301 a browser may cache."""
+    return request.path.startswith(API_PREFIX) or request.method not in ("GET", "HEAD")
+
+
 class CommonMiddleware(DjangoCommonMiddleware):
-    """Django's, except that under ``/api/`` a path missing its trailing slash is a 308
-    to the one with it, whatever the method. Django answered a POST there with a 301,
-    which clients follow as a GET (a 405: the command lost), and with ``DEBUG`` on
-    raised a RuntimeError instead (a 500 for a client's typo)."""
+    """Django's, except that a path missing its trailing slash is a 308 to the one with
+    it under ``/api/`` whatever the method, and for a POST (or any method but GET and
+    HEAD) anywhere. Django answered a POST there with a 301, which clients follow as a
+    GET (a 405 in the API: the command lost; a page's form shown again, unsent), and
+    with ``DEBUG`` on (``make run``) raised a RuntimeError instead (a 500 for a typo)."""
 
     def get_full_path_with_slash(self, request: HttpRequest) -> str:
-        if not request.path.startswith(API_PREFIX):
+        if not _keeps_method(request):
             return str(super().get_full_path_with_slash(request))
         return str(escape_leading_slashes(request.get_full_path(force_append_slash=True)))
 
@@ -128,7 +136,7 @@ class CommonMiddleware(DjangoCommonMiddleware):
         self, request: HttpRequest, response: HttpResponseBase
     ) -> HttpResponseBase:
         if (
-            request.path.startswith(API_PREFIX)
+            _keeps_method(request)
             and response.status_code == 404
             and self.should_redirect_with_slash(request)
         ):

@@ -257,6 +257,20 @@ def test_a_command_without_its_trailing_slash_is_a_308_that_keeps_it(settings, d
     assert client.post(url, {"hold": [], "turn": 0, "roll": 0}, format="json").status_code == 200
 
 
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_form_posted_to_a_page_without_its_slash_is_a_308_too(settings, client, debug):
+    """With DEBUG on (``make run``) Django raised its RuntimeError for a POST to a page
+    missing its slash (a 500); with it off a 301, which browsers follow as a GET: the
+    form shown again, unsent. A GET keeps Django's 301."""
+    settings.DEBUG = debug
+    client.raise_request_exception = False
+    posted = client.post("/accounts/login", {"username": "ada", "password": "x"})
+    assert posted.status_code == 308, posted.content[:300]
+    assert posted["Location"] == "/accounts/login/"
+    got = client.get("/accounts/login?next=/games/")
+    assert (got.status_code, got["Location"]) == (301, "/accounts/login/?next=/games/")
+
+
 def test_wrong_method_is_json_405_with_allow(started):
     client, state = started
     response = client.delete(f"/api/v1/rounds/{state['id']}/roll/")
