@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 import yatzy
@@ -412,7 +412,7 @@ def _play_round(
     names: render.Names,
     *,
     target: str | None = None,
-    note: str | None = None,
+    note: RenderableType | None = None,
 ) -> int:
     try:
         final = _session(app, api, challenge, names, target=target).run(state, note)
@@ -492,10 +492,12 @@ def friend(app: App, args: argparse.Namespace) -> int:
         # the view read after it has the score to beat (a view read before has none).
         state = api.friend_start(args.code, view="blind" if args.blind else "target")
         view = api.friend(args.code)
-        app.console.print(render.friend_view(view, names=names))
         challenge = api.daily(state["date"]) if state.get("date") else None
         target = render.friend_target(view)
-        status = _play_round(app, api, state, challenge, names, target=target)
+        # Who challenges and how, on the round's first screen (printed before it, it was
+        # cleared with the terminal).
+        note = render.friend_view(view, names=names)
+        status = _play_round(app, api, state, challenge, names, target=target, note=note)
         if status == 0:
             app.console.print(render.friend_view(api.friend(args.code), names=names))
         return status

@@ -384,7 +384,7 @@ class PlaySession:
         )
         self.console.print(frame)
 
-    def run(self, state: dict[str, Any], note: str | None = None) -> dict[str, Any]:
+    def run(self, state: dict[str, Any], note: RenderableType | None = None) -> dict[str, Any]:
         """Play until the round is over or the player leaves; the last state seen.
         ``note`` is said on the first screen (a line printed before it would be cleared
         with the terminal)."""
@@ -399,7 +399,9 @@ class PlaySession:
                 refresh=self.challenge is not None,
             )
             self._terminal = reader = terminal
-        messages: list[RenderableType] = [Text(note)] if note else []
+        messages: list[RenderableType] = []
+        if note is not None:
+            messages.append(Text(note) if isinstance(note, str) else note)
         fetched = True
         while True:
             shown = partial(self.journal.shown, state, held=self.held, fetched=fetched)

@@ -515,7 +515,7 @@ def test_a_friend_plays_a_shared_round_with_the_target_in_sight_and_sees_both_ca
     bob = Terminal(tmp_path / "bob")
     bob("register", "bob")
     status, out, _ = bob("friend", f"http://testserver/f/{code}", keys=["r", "q"])
-    assert status == 0 and out.startswith(f"ada challenges you · Yatzy Score to beat: {target} ")
+    assert status == 0 and f"ada challenges you · Yatzy Score to beat: {target} " in out
     assert f"Friend challenge · Yatzy ada's score to beat: {target}" in out  # the play title
     resume = re.search(r"Resume it with `yatzy-play play --round ([\w-]+)`\.", out)[1]
     status, out, _ = bob("play", "--round", resume, keys=turn_keys(15)[1:])
@@ -927,3 +927,25 @@ def test_resuming_a_solo_game_is_said_on_the_rounds_screen_not_wiped_by_it(tmp_p
     assert len(screens) > 1
     last = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screens[-1])
     assert "Turn 2 of 15" in last and "Resuming your unfinished solo game (yatzy)" in last
+
+
+def test_who_challenges_is_said_on_the_rounds_screen_not_wiped_by_it(ada, tmp_path):
+    """`friend CODE` printed "ada challenges you · …" just before the round's first
+    screen, which clears the terminal: the line was never seen (`--blind` lost it all)."""
+    _, out, _ = ada("play", "--solo", "yatzy", keys=turn_keys(15))
+    _, out, _ = ada("share", re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1])
+    code = re.search(r"Friend code (\w+)", out)[1]
+    bob = Terminal(tmp_path / "bob")
+    bob("register", "bob")
+    screen = io.StringIO()
+    app = bob.app(
+        terminal_console(file=screen, width=80, height=24, force_terminal=True),
+        terminal_console(file=io.StringIO(), width=80),
+        reader=Script(["q"]),
+    )
+    assert main(["friend", code, "--blind"], app) == 0
+    screens = screen.getvalue().split("\x1b[2J")  # each screen starts by clearing the last
+    assert len(screens) > 1
+    last = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screens[-1])
+    # On the round's screen, above the prompt (the view is shown again once it is left).
+    assert last.index("Blind: you see their score") < last.index("Resume it with")
