@@ -30,7 +30,7 @@ from client import render
 from client.api import ApiClient, ApiError, ConnectionLost, sendable_token, sentence
 from client.play import LineReader, PlaySession
 from client.storage import Credentials, CredentialStore, Journal, StorageError
-from client.verify import NotVerifiable, verify_round
+from client.verify import NotVerifiable, points_text, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FRIEND_CODE = re.compile(r"^[0-9A-TV-Z]{8}$")
@@ -461,7 +461,7 @@ def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | No
             f"Resume it with {resume_command(state)}."
         )
         return
-    text = f"Round {state.get('status')}: {state.get('total')} points."
+    text = f"Round {state.get('status')}: {points_text(state.get('total'))}."
     if state.get("result"):
         theirs = (state.get("opponent") or {}).get("total")
         verb = {"win": "win", "loss": "lose", "draw": "draw"}.get(state["result"], state["result"])

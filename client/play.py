@@ -40,6 +40,7 @@ from client import render
 from client.api import ApiClient, ApiError, Conflict
 from client.render import NO_NAMES, Names
 from client.storage import Journal, StorageError
+from client.verify import points_text
 
 PROMPT = "yatzy> "
 CLOSING_LINES = 5
@@ -514,7 +515,7 @@ class PlaySession:
             self.held.clear()
             points = new.get("scorecard", {}).get(command.category)
             messages += [
-                Text(f"{self.names.box(command.category)}: {points} points.", style="green")
+                Text(f"{self.names.box(command.category)}: {points_text(points)}.", style="green")
             ]
             opponent = new.get("opponent") or {}
             for turn in opponent.get("turns", [])[seen_turns:]:

@@ -289,6 +289,15 @@ def _elsewhere(events: Sequence[Mapping[str, Any]]) -> list[tuple[Slot, Slot]]:
     return stretches
 
 
+def points_text(points: object) -> str:
+    """``points`` with its noun: ``1 point``, ``18 points``.
+
+    >>> points_text(1), points_text(0), points_text(18)
+    ('1 point', '0 points', '18 points')
+    """
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
 def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
     """An action at roll ``roll`` of its turn, in words: ``roll 2 keeping dice 1 2``,
     ``Sixes (18 points) after roll 2``; a first roll says what it kept only where it
@@ -299,7 +308,7 @@ def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
     ('roll 1', 'roll 1 keeping dice 1')
     """
     if event.get("type") == "score":
-        points = f" ({event['points']} points)" if event.get("points") is not None else ""
+        points = f" ({points_text(event['points'])})" if event.get("points") is not None else ""
         return f"{box_name(str(event.get('category')))}{points} after roll {roll}"
     kept = " ".join(str(p + 1) for p in sorted(event.get("hold") or []))
     if not roll and not kept:

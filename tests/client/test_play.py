@@ -149,6 +149,13 @@ def test_a_scratch_asks_once_and_is_scored_only_on_yes(server, tmp_path):
     assert final["scorecard"][zero] == 0
 
 
+def test_one_point_is_said_in_the_singular(server, tmp_path):
+    play, output = session(server, ["r", "r", "s ones"], tmp_path)  # the dice 2 1 5 5 5
+    final = play.run(server.state())
+    assert final["scorecard"]["ones"] == 1
+    assert "ones: 1 point." in output.getvalue()
+
+
 def test_a_refusal_is_shown_in_the_servers_words_and_play_goes_on(server, tmp_path):
     play, output = session(server, ["r", "s 1", "y", "r", "s ones", "?"], tmp_path)
     play.run(server.state())
