@@ -135,9 +135,10 @@ class CommonMiddleware(DjangoCommonMiddleware):
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase
     ) -> HttpResponseBase:
+        # The status first: every answer passes here, and only a 404 may be redirected.
         if (
-            _keeps_method(request)
-            and response.status_code == 404
+            response.status_code == 404
+            and _keeps_method(request)
             and self.should_redirect_with_slash(request)
         ):
             return PermanentRedirectKeepingMethod(self.get_full_path_with_slash(request))
