@@ -58,26 +58,55 @@ def json_depth(body: bytes) -> int:
     return deepest
 
 
+class _NotJSON(ValueError):
+    """A refusal from inside the decoder, already worded for the player."""
+
+
 def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise _NotJSON(
+        gettext("The body is not valid JSON: %(name)s is no JSON number.") % {"name": name}
+    )
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """An object without a name twice (``json.loads``'s ``object_pairs_hook``).
 
-    >>> _object([("turn", 7), ("turn", 0)])
-    Traceback (most recent call last):
-    ...
-    ValueError: the name "turn" appears twice in one object
+    >>> try:
+    ...     _object([("turn", 7), ("turn", 0)])
+    ... except ValueError as refused:
+    ...     print(refused)
+    The body is not valid JSON: the name "turn" appears twice in one object.
     """
     members = dict(pairs)
     if len(members) < len(pairs):
         seen: set[str] = set()
         for name, _ in pairs:
             if name in seen:
-                raise ValueError(f"the name {json.dumps(name[:40])} appears twice in one object")
+                raise _NotJSON(
+                    gettext(
+                        "The body is not valid JSON: the name %(name)s appears twice in one object."
+                    )
+                    % {"name": json.dumps(name[:40])}
+                )
             seen.add(name)
     return members
+
+
+def _decoding_error(exc: ValueError | RecursionError, encoding: str) -> str:
+    """The decoder's refusal in the request's language (its own words are English)."""
+    if isinstance(exc, _NotJSON):
+        return str(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return gettext(
+            "The body is not valid JSON: it goes wrong at line %(line)d, column %(column)d."
+        ) % {"line": exc.lineno, "column": exc.colno}
+    if isinstance(exc, UnicodeDecodeError):
+        return gettext(
+            "The body is not valid %(encoding)s text: byte %(position)d cannot be read."
+        ) % {"encoding": encoding, "position": exc.start + 1}
+    return gettext("The body is not valid JSON: it nests deeper than %(depth)d levels.") % {
+        "depth": settings.API_MAX_JSON_DEPTH
+    }
 
 
 def _is_text(value: str) -> bool:
@@ -136,10 +165,7 @@ class JSONParser(parsers.JSONParser):
                 body.decode(encoding), parse_constant=_refuse_constant, object_pairs_hook=_object
             )
         except (ValueError, RecursionError) as exc:
-            # The detail is the JSON decoder's own diagnosis, in English.
-            raise exceptions.ParseError(
-                gettext("The body is not valid JSON: %(error)s") % {"error": exc}
-            ) from None
+            raise exceptions.ParseError(_decoding_error(exc, encoding)) from None
         if has_lone_surrogate(data):
             raise exceptions.ParseError(
                 gettext(

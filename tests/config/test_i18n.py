@@ -203,6 +203,39 @@ def test_a_charset_that_is_no_text_encoding_is_refused_in_every_language():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("body", "content_type", "detail"),
+    [
+        ('{"mode": "solo",\n "ruleset": }', "application/json", "13"),  # line 2, column 13
+        ('{"mode": "solo", "turn": NaN}', "application/json", "NaN"),
+        ('{"mode": "solo", "mode": "solo"}', "application/json", '"mode"'),
+        (b'{"mode": "solo\xff"}', "application/json; charset=utf-8", "15"),  # the 15th byte
+    ],
+)
+def test_a_body_that_is_not_json_is_refused_in_every_language(body, content_type, detail):
+    """The decoder's own diagnosis ("Expecting value: line 2 column 13 (char 30)") was
+    English whatever the language asked for; where the body goes wrong is kept."""
+    _, client = make_player()
+    messages = {}
+    for language in LANGUAGES:
+        response = client.generic(
+            "POST",
+            "/api/v1/games/",
+            body,
+            content_type=content_type,
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert response.status_code == 400
+        assert response.json()["code"] == "parse_error"
+        assert response["Content-Language"] == language
+        messages[language] = response.json()["message"]
+        assert detail in messages[language], (language, messages[language])
+    assert len(set(messages.values())) == len(LANGUAGES), messages
+    assert "Expecting" not in "".join(messages.values())
+    assert client.get("/api/v1/games/").json()["count"] == 0
+
+
+@pytest.mark.django_db
 def test_drf_messages_the_api_answers_are_translated_in_every_language(settings):
     """DRF's catalogues lack some of its messages in 8 of the 12 languages (Danish,
     Italian, Swedish, Norwegian, Finnish, Dutch, Polish, Japanese): a hold of 11 dice, a
