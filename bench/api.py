@@ -65,7 +65,7 @@ PHASES = (
 SERVER_ENV = {
     "DEBUG": "false",
     "SECRET_KEY": "bench-only-secret-key-" + "x" * 40,
-    "DAILY_SEED_SECRET": "bench-only-daily-seed-secret",
+    "DAILY_SEED_SECRET": "bench-only-daily-seed-secret-" + "x" * 10,
     "SECURE_SSL_REDIRECT": "false",
     "BENCH_ENDPOINTS": "true",
     # The throttle still runs on every play request; it must not refuse the load.

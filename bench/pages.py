@@ -35,7 +35,7 @@ def _environment(var_dir: str) -> None:
     os.environ.update(
         DEBUG="false",
         SECRET_KEY="bench-only-secret-key-" + "x" * 40,
-        DAILY_SEED_SECRET="bench-pages",
+        DAILY_SEED_SECRET="bench-pages-only-daily-seed-secret-" + "x" * 10,
         SECURE_SSL_REDIRECT="false",
         BENCH_ENDPOINTS="true",
         CELERY_TASK_ALWAYS_EAGER="true",

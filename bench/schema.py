@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.update(
         DEBUG="false",
         SECRET_KEY="bench-only-secret-key-" + "x" * 40,
-        DAILY_SEED_SECRET="bench-schema",
+        DAILY_SEED_SECRET="bench-schema-only-daily-seed-secret-" + "x" * 10,
         SECURE_SSL_REDIRECT="false",
         VAR_DIR=var_dir,
         DATABASE_URL=f"sqlite:///{var_dir}/db.sqlite3",

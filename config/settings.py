@@ -93,6 +93,12 @@ if not DEBUG and len(SECRET_KEY) < 50:
     # Django's own deploy check asks for 50 characters; a short key is guessable.
     raise ImproperlyConfigured("SECRET_KEY must be at least 50 characters when DEBUG is off.")
 DAILY_SEED_SECRET = _required_in_production("DAILY_SEED_SECRET", "dev-only-daily-seed-secret")
+if not DEBUG and len(DAILY_SEED_SECRET) < 32:
+    # Every day's commitment, sha256(HMAC-SHA256(secret, date)), is public before the day
+    # is played: a short secret is found from it offline, and with it every seed to come.
+    raise ImproperlyConfigured(
+        "DAILY_SEED_SECRET must be at least 32 characters when DEBUG is off."
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

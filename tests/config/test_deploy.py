@@ -86,7 +86,8 @@ def test_compose_file_validates(tmp_path):
 
 def test_the_images_build_time_settings_load():
     # The Dockerfile runs collectstatic with stand-in secrets; they must satisfy the
-    # production settings (a SECRET_KEY of at least 50 characters), or the build fails.
+    # production settings (a SECRET_KEY of at least 50 characters, a DAILY_SEED_SECRET of
+    # at least 32), or the build fails.
     import re
 
     dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()

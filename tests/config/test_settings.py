@@ -44,6 +44,16 @@ def test_production_with_a_short_secret_key_fails_at_start():
     assert "SECRET_KEY must be at least 50 characters" in result.stderr
 
 
+@pytest.mark.parametrize("secret", ["s" * 31, "hunter2", "dev-only-daily-seed-secret"])
+def test_production_with_a_short_daily_seed_secret_fails_at_start(secret):
+    """A short DAILY_SEED_SECRET started: each day's commitment is public before the
+    day is played, so a short or known secret was found from it offline (every day's
+    seed tried against the commitment), and with it every seed to come."""
+    result = django_check(DEBUG="false", SECRET_KEY="k" * 50, DAILY_SEED_SECRET=secret)
+    assert result.returncode != 0
+    assert "DAILY_SEED_SECRET must be at least 32 characters" in result.stderr
+
+
 @pytest.mark.parametrize("grace", ["-30", "-0:30:00", "1 00:00:00", "1440"])
 def test_a_daily_grace_below_zero_or_of_a_day_fails_at_start(grace):
     """A negative grace period revealed the day's seed before the day ended (while its
