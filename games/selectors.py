@@ -751,8 +751,10 @@ def _turn_by_turn(rnd: Round, *, dice: bool = True) -> list[dict[str, Any]]:
 def daily_round_ranked(*, player: User | None, challenge: Challenge) -> bool:
     """Whether a round ``player`` starts now on ``challenge`` would be their ranked one:
     the first they start on the challenge's own day (SPEC §4); any later round, and any
-    round of a past day, is practice. A visitor's first round (once registered) would be."""
-    if challenge.date != clock.today():
+    round of a past day, is practice. A visitor's first round (once registered) would be.
+    A closed day is past for good: its seed has been shown, so it takes no ranked round
+    even where it is today again (``DAILY_TIME_ZONE`` moved west since it closed)."""
+    if challenge.date != clock.today() or challenge.closed_at is not None:
         return False
     if player is None:
         return True

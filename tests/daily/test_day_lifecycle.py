@@ -95,3 +95,21 @@ def test_the_grace_period_lasts_its_length_when_the_clocks_change_inside_it(sett
     assert reveal.astimezone(dt.UTC) - closes.astimezone(dt.UTC) == dt.timedelta(hours=hours)
     assert not clock.is_revealed(day, reveal - dt.timedelta(microseconds=1))
     assert clock.is_revealed(day, reveal)
+
+
+def test_a_closed_day_takes_no_ranked_round_when_the_daily_time_zone_moves_west(settings):
+    """A day closed (its seed revealed) in UTC became today again once DAILY_TIME_ZONE
+    moved west, and a player who had not played it started a ranked round on dice whose
+    seed everyone had been shown: its perfect score went on the day's board."""
+    _, player = make_player()
+    _, other = make_player()
+    with at(20):
+        other.get("/api/v1/daily/")
+    with at(21, 5):
+        assert game_tasks.days_close_due.delay().get() == ["2026-11-20"]
+        assert player.get("/api/v1/daily/2026-11-20/").json()["seed"] is not None
+        settings.DAILY_TIME_ZONE = "America/Los_Angeles"  # 21:00 on November 20 there
+        assert player.get("/api/v1/daily/").json()["date"] == "2026-11-20"
+        started = player.post("/api/v1/daily/2026-11-20/rounds/")
+    assert started.status_code == 201, started.json()
+    assert started.json()["ranked"] is False
