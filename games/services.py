@@ -346,7 +346,13 @@ def _round_act(
             code="round_expired",
         )
     party = rnd.party
-    if party is not None and party.current_seat != rnd.seat:
+    # A finished party has no seat whose turn it is: each seat's round is over, and is
+    # answered as any finished round (a stale turn 409, else the engine's game_over).
+    if (
+        party is not None
+        and party.status == Party.Status.IN_PROGRESS
+        and party.current_seat != rnd.seat
+    ):
         raise _party_stale(party)
     game = selectors.round_game(rnd)
     # Checked before the engine sees the action: a retry of an action that was applied
@@ -690,15 +696,15 @@ def party_act(
     what the client last saw: acting for another seat, or on a stale turn, is 409 with
     the party's state."""
     party = selectors.party_get_for_player(party_id=party_id, player=player)
-    if party.status != Party.Status.IN_PROGRESS:
-        raise ServiceError(_("The party is over."), code="game_over")
     round_id = party.seats.filter(seat=seat).values_list("pk", flat=True).first()
     if round_id is None:
         raise ServiceError(
             _("This party has no seat %(seat)d."), code="invalid_seat", params={"seat": seat}
         )
     # Whose turn it is, is checked once, where every action on a seat's round passes
-    # (``_round_act``): acting for another seat is a 409 with the party's state.
+    # (``_round_act``): acting for another seat is a 409 with the party's state; on a
+    # finished party, as on any finished round, a stale turn is a 409 and the current
+    # one the engine's 400 game_over.
     if action == "roll":
         assert roll is not None
         round_roll(round_id=round_id, player=player, hold=hold, turn=turn, roll=roll)

@@ -233,3 +233,38 @@ def test_a_party_seats_finished_round_can_be_shared():
         f"/api/v1/friend/{response.json()['code']}/rounds/", {"view": "target"}, format="json"
     )
     assert started.status_code == 201 and started.json()["commitment"] == ann["commitment"]
+
+
+def test_a_finished_party_answers_every_seat_as_a_finished_round_does():
+    # As on any finished round: the turn the client saw is current, so the action is
+    # 400 game_over; a retry of an earlier action (the last score's answer lost) is a
+    # 409 with the party's state. Alike for every seat, through either endpoint.
+    _, client = make_player()
+    party = new_party(client, ["Ann", "Bo"], ruleset="yatzy", options={"forced_order": True})
+    while party["status"] == "in_progress":
+        party = take_turn(client, party)
+    versions = {rnd.pk: rnd.version for rnd in Round.objects.filter(party_id=party["id"])}
+    for seat in (0, 1):
+        round_id = seat_round(party, seat)["id"]
+        for turn, expected in ((15, (400, "game_over")), (14, (409, "stale_state"))):
+            answers = [
+                party_post(client, party, "roll", seat=seat, turn=turn, roll=0, hold=[]),
+                party_post(client, party, "score", seat=seat, turn=turn, category="chance"),
+                client.post(
+                    f"/api/v1/rounds/{round_id}/roll/",
+                    {"hold": [], "turn": turn, "roll": 0},
+                    format="json",
+                ),
+                client.post(
+                    f"/api/v1/rounds/{round_id}/score/",
+                    {"category": "chance", "turn": turn},
+                    format="json",
+                ),
+            ]
+            for answer in answers:
+                assert (answer.status_code, answer.json()["code"]) == expected, (seat, turn)
+                if expected[0] == 409:
+                    assert answer.json()["current"]["id"] == party["id"]
+                    assert answer.json()["current"]["status"] == "completed"
+    assert Party.objects.get(pk=party["id"]).version == 2 * 2 * 15
+    assert {rnd.pk: rnd.version for rnd in Round.objects.filter(party_id=party["id"])} == versions
