@@ -220,6 +220,7 @@ def _opponent_view(rnd: Round, *, dice: bool = True) -> dict[str, Any] | None:
         "scorecard": bot["scorecard"],
         "upper_total": bot["upper_total"],
         "bonus": bot["bonus"],
+        "extra_bonus": bot["extra_bonus"],
         "total": bot["total"],
         "turns": turns if dice else [{**turn, "rolls": [], "holds": []} for turn in turns],
     }

@@ -67,6 +67,9 @@ class OpponentSerializer(serializers.Serializer):
     scorecard = serializers.DictField(child=serializers.IntegerField(allow_null=True))
     upper_total = serializers.IntegerField()
     bonus = serializers.IntegerField()
+    extra_bonus = serializers.IntegerField(
+        help_text="Its further yatzies' points (Yahtzee's 100s, or the house rule's)."
+    )
     total = serializers.IntegerField()
     turns = OpponentTurnSerializer(many=True, help_text="Its turns so far, oldest first.")
 

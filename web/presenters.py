@@ -142,6 +142,7 @@ def opponent_card(opponent: dict[str, Any] | None) -> dict[str, Any] | None:
         "scorecard": opponent["scorecard"],
         "upper_total": opponent["upper_total"],
         "bonus": opponent["bonus"],
+        "extra_bonus": opponent["extra_bonus"],
         "total": opponent["total"],
         "turns": turns,
         "last": turns[-1] if turns else None,

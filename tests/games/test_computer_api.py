@@ -36,6 +36,7 @@ def test_the_computer_plays_each_turn_after_the_player_on_the_same_dice():
         "scorecard": {box: None for box in yatzy.get_ruleset("yatzy").categories},
         "upper_total": 0,
         "bonus": 0,
+        "extra_bonus": 0,
         "total": 0,
         "turns": [],
     }
@@ -132,3 +133,20 @@ def test_the_expert_has_no_strategy_for_saved_rolls():
 def test_a_computer_game_defaults_to_medium():
     _, client = make_player()
     assert new_game(client, mode="computer", ruleset="yatzy")["level"] == "medium"
+
+
+def test_the_computers_extra_yahtzee_is_shown_so_its_column_adds_up(monkeypatch):
+    # Every roll is five sixes: the computer's second Yahtzee (joker in sixes) earns
+    # +100, which its total holds; its card must show it as the player's does.
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    _, client = make_player()
+    state = new_game(client, mode="computer", ruleset="yahtzee", level="easy")
+    assert state["opponent"]["extra_bonus"] == 0
+    state = score(client, roll(client, state), "yahtzee")
+    state = score(client, roll(client, state), "sixes")
+    for card in (state, state["opponent"]):
+        assert card["extra_bonus"] == 100
+        filled = sum(points for points in card["scorecard"].values() if points is not None)
+        assert filled + card["bonus"] + card["extra_bonus"] == card["total"] == 180

@@ -326,6 +326,27 @@ def test_the_computer_plays_each_turn_after_the_player_and_the_page_shows_it():
     assert f"data-opponent-total>{rnd.opponent['snapshot']['total']}<" in final
 
 
+def test_the_computers_extra_yahtzee_has_its_line_in_the_computers_column(monkeypatch):
+    # Every roll is five sixes. The player fills chance, then sixes (no extra Yahtzee);
+    # the computer fills yahtzee, then sixes by the joker with +100: its column shows
+    # the line, so it adds up to its total, though the player has no extra bonus.
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    _, client = logged_in()
+    path = new_game(client, "computer", level="easy", **defaults("yahtzee"))
+    for turn, category in enumerate(["chance", "sixes"]):
+        client.post(f"{path}roll/", {"turn": turn, "roll": 0})
+        client.post(f"{path}score/", {"turn": turn, "category": category})
+    rnd = round_of(path)
+    assert rnd.opponent["snapshot"]["extra_bonus"] == 100
+    page = text(client.get(path))
+    assert re.search(
+        r'Extra yatzy bonus</th><td>0</td><td class="num opponent" data-opponent-extra>100<',
+        page,
+    ), page
+
+
 # -- friend challenges ------------------------------------------------------------------
 
 
