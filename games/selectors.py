@@ -550,11 +550,16 @@ def game_summary(rnd: Round) -> dict[str, Any]:
     opponent = rnd.opponent["snapshot"]["total"] if rnd.opponent is not None else None
     game = round_game(rnd)
     seats = None
+    turn, completed_at = game.turn, rnd.completed_at
     if rnd.party is not None:
+        games = [(seat, round_game(seat)) for seat in rnd.party.seats.order_by("seat")]
         seats = [
-            {"seat": seat.seat, "name": seat.seat_name, "total": round_game(seat).total}
-            for seat in rnd.party.seats.order_by("seat")
+            {"seat": seat.seat, "name": seat.seat_name, "total": seat_game.total}
+            for seat, seat_game in games
         ]
+        # The party's turn is its current seat's: the seats before it are a turn ahead.
+        turn = min(seat_game.turn for _seat, seat_game in games)
+        completed_at = rnd.party.completed_at
     return {
         "id": str(rnd.party_id or rnd.id),
         "mode": rnd.mode,
@@ -562,14 +567,14 @@ def game_summary(rnd: Round) -> dict[str, Any]:
         "date": rnd.challenge.date.isoformat() if rnd.challenge else None,
         "ranked": rnd.ranked,
         "status": rnd.party.status if rnd.party is not None else round_status(rnd),
-        "turn": game.turn,
+        "turn": turn,
         "total": game.total,
         "level": rnd.level or None,
         "opponent_total": opponent,
         "result": round_result(rnd, game),
         "seats": seats,
         "started_at": rnd.started_at,
-        "completed_at": rnd.completed_at,
+        "completed_at": completed_at,
     }
 
 

@@ -214,7 +214,7 @@ class GameSummarySerializer(serializers.Serializer):
     date = serializers.DateField(allow_null=True)
     ranked = serializers.BooleanField()
     status = serializers.ChoiceField(choices=STATUSES)
-    turn = serializers.IntegerField()
+    turn = serializers.IntegerField(help_text="The current turn (a party's: its current seat's).")
     total = serializers.IntegerField()
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)
     opponent_total = serializers.IntegerField(allow_null=True)
@@ -223,7 +223,9 @@ class GameSummarySerializer(serializers.Serializer):
         many=True, allow_null=True, help_text="Parties: each seat's total so far."
     )
     started_at = serializers.DateTimeField()
-    completed_at = serializers.DateTimeField(allow_null=True)
+    completed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it ended (a party: when its last seat finished)."
+    )
 
 
 class MoveSerializer(serializers.Serializer):

@@ -268,3 +268,25 @@ def test_a_finished_party_answers_every_seat_as_a_finished_round_does():
                     assert answer.json()["current"]["status"] == "completed"
     assert Party.objects.get(pk=party["id"]).version == 2 * 2 * 15
     assert {rnd.pk: rnd.version for rnd in Round.objects.filter(party_id=party["id"])} == versions
+
+
+def test_a_partys_line_in_the_games_list_is_the_partys_turn_and_completion():
+    # The line stands for the party, not for its first seat: seat 0 ahead by a turn
+    # (its score passed the turn on) is not the party's turn, nor its finish the party's.
+    _, client = make_player()
+    party = new_party(client, ["Ann", "Bo"], ruleset="yatzy", options={"forced_order": True})
+
+    def line():
+        (found,) = client.get("/api/v1/games/", {"mode": "party"}).json()["results"]
+        return found
+
+    party = take_turn(client, party)  # Ann's turn 0; Bo's turn 0 is next
+    assert (line()["turn"], line()["completed_at"]) == (0, None)
+    while seat_round(party, 0)["status"] == "in_progress":
+        party = take_turn(client, party)
+    assert party["status"] == "in_progress" and party["current_seat"] == 1  # Bo's last turn
+    assert (line()["status"], line()["turn"], line()["completed_at"]) == ("in_progress", 14, None)
+    party = take_turn(client, party)
+    assert party["status"] == "completed"
+    assert (line()["status"], line()["turn"]) == ("completed", 15)
+    assert line()["completed_at"] == party["completed_at"]

@@ -595,6 +595,9 @@ def test_the_games_list_shows_unfinished_and_finished_games_with_their_links():
     assert f'data-game="{party.id}" data-mode="party"' in unfinished
     assert f'href="/parties/{party.id}/">Resume' in unfinished
     assert "Ann 0 · Bo 0" in unfinished
+    play_party(player, party, actions=1)  # Ann has played turn 1; Bo's turn 1 is next
+    line = re.search(rf'data-game="{party.id}".*?</tr>', text(client.get("/games/")), re.S)
+    assert "turn 1<" in line.group(0) and "turn 2" not in line.group(0)
     line = re.search(rf'data-game="{done.id}".*?</tr>', finished, re.S).group(0)
     assert "Computer (Easy)" in line and "Yahtzee" in line
     theirs = done.opponent["snapshot"]["total"]
