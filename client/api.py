@@ -9,6 +9,8 @@ that decides what to do with an answer that is not a success.
 * A request that could not reach the server is retried the same way, then raises
   :class:`ConnectionLost`. Retrying a roll or a score is safe: ``turn``/``roll`` are
   preconditions, so a request the server did apply answers 409 the second time.
+* A registration retried after its answer was lost finds its name taken by the account
+  it created: the same password logging in makes that the registration's answer.
 * Any other error raises :class:`ApiError` with the server's ``code`` and ``message``,
   the message exactly as the server wrote it (in the player's language).
 * An answer that is not the API's (a redirect, a page that is not JSON: ``--server``
@@ -302,6 +304,9 @@ class ApiClient:
         self.timeout = timeout
         self.deadline = deadline
         self._clock = clock
+        # Whether the last request was sent more than once: its first attempt may have
+        # been applied, its answer lost.
+        self.sent_again = False
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -380,6 +385,7 @@ class ApiClient:
         attempt = 0
         while True:
             attempt += 1
+            self.sent_again = attempt > 1
             last = attempt >= self.max_attempts
             try:
                 response = self._exchange(method, path, json, params, headers)
@@ -425,9 +431,22 @@ class ApiClient:
     # -- accounts --------------------------------------------------------------------
 
     def register(self, username: str, password: str) -> JSON:
-        """Create an account; the answer carries its ``token``."""
+        """Create an account; the answer carries its ``token``. A retry whose first
+        attempt created the account (its answer lost) finds the name taken: when the
+        password logs in, the account is this registration's, and the answer is its
+        profile with the log-in's token."""
         body = {"username": username, "password": password}
-        result: JSON = self.request("POST", "accounts/register/", json=body)
+        try:
+            result: JSON = self.request("POST", "accounts/register/", json=body)
+        except ApiError as error:
+            if error.code != "username_taken" or not self.sent_again:
+                raise
+            try:
+                token = self.login(username, password)
+            except ApiError:
+                raise error from None
+            auth = {"Authorization": f"Token {token}"}
+            result = {**self.request("GET", "accounts/me/", headers=auth), "token": token}
         _check_token(result["token"])
         return result
 

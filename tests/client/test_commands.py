@@ -779,6 +779,55 @@ def test_a_new_game_whose_answer_is_lost_is_not_started_twice(ada):
     assert ada.waits == [1.0]  # retried once
 
 
+def test_a_registration_whose_answer_is_lost_logs_in_to_the_account_it_created(tmp_path):
+    """The client retries a request whose answer did not come; a registration's retry
+    found the name taken by the account the first attempt had created, and the player
+    was told the name was taken, with no token kept."""
+    from accounts.models import User
+
+    terminal = Terminal(tmp_path)
+    server = terminal.transport.server
+    lost = []
+
+    class LosesTheFirstAnswer(httpx.BaseTransport):
+        def handle_request(self, request):
+            response = server.handle_request(request)
+            if request.url.path == "/api/v1/accounts/register/" and not lost:
+                lost.append(response.status_code)
+                raise httpx.ReadTimeout("timed out", request=request)
+            return response
+
+    terminal.transport.server = LosesTheFirstAnswer()
+    status, out, err = terminal("register", "ada")
+    assert lost == [201]
+    assert status == 0, err
+    assert "Welcome, ada!" in out
+    assert User.objects.filter(username="ada").count() == 1
+    assert terminal("boards")[0] == 0  # the token kept is the account's
+
+
+def test_a_retried_registration_still_refuses_a_name_another_player_holds(tmp_path):
+    """Only a password that logs in makes a taken name the client's own account."""
+    first = Terminal(tmp_path / "first")
+    assert first("register", "ada")[0] == 0
+    other = Terminal(tmp_path / "other", password="another-password-entirely-93")
+    server = other.transport.server
+
+    class LosesTheFirstAnswer(httpx.BaseTransport):
+        calls = 0
+
+        def handle_request(self, request):
+            self.calls += 1
+            if self.calls == 1:
+                raise httpx.ReadTimeout("timed out", request=request)
+            return server.handle_request(request)
+
+    other.transport.server = LosesTheFirstAnswer()
+    status, _, err = other("register", "ada")
+    assert status == 1 and "taken" in err
+    assert other.store.get(SERVER) is None
+
+
 def test_a_token_this_machine_cannot_keep_is_revoked_on_the_server_again(ada):
     """Log-in took a token from the server, then failed to save it: the token stayed
     live on the server, kept nowhere."""
