@@ -218,3 +218,26 @@ def test_a_token_cache_without_redis_fails_at_start():
         django_check(AUTH_TOKEN_CACHE_SECONDS="30", REDIS_URL="redis://127.0.0.1:9/0").returncode
         == 0
     )
+
+
+def test_the_embedded_databases_commit_is_durable_before_the_answer(tmp_path):
+    """SQLite in WAL mode with ``synchronous=NORMAL`` does not sync a commit: one the
+    client was told of could roll back at a power cut or an OS crash. ``FULL`` (2) syncs
+    the WAL at every commit, as PostgreSQL's ``synchronous_commit`` does."""
+    code = (
+        "import django; django.setup()\n"
+        "from django.db import connection\n"
+        "with connection.cursor() as cursor:\n"
+        "    print(cursor.execute('PRAGMA journal_mode').fetchone()[0],"
+        " cursor.execute('PRAGMA synchronous').fetchone()[0])\n"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["wal", "2"]
