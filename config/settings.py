@@ -242,8 +242,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A job left unacknowledged by a dead worker is redelivered after this many seconds
     # (tests shorten it to watch a killed job come back).
+    # The socket timeouts bound a Redis that accepts and never answers (stopped, swapping,
+    # a half-open connection): without them a job sent after a commit waited for it
+    # without end, and the request with it until gunicorn killed its worker (a 500 for a
+    # score already stored). 5 s leaves the worker's BRPOP, answered within 1 s, room.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": _int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600, minimum=1)
+        "visibility_timeout": _int("CELERY_BROKER_VISIBILITY_TIMEOUT", default=3600, minimum=1),
+        "socket_timeout": 5,
+        "socket_connect_timeout": 2,
     }
 CELERY_TASK_ALWAYS_EAGER = _bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True

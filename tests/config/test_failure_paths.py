@@ -246,3 +246,52 @@ def test_the_api_with_a_session_answers_a_database_outage_in_its_json(client):
     assert response.status_code == 503
     assert response.json()["code"] == "database_unavailable"
     assert int(response["Retry-After"]) > 0
+
+
+def test_a_job_sent_while_redis_is_frozen_gives_up_within_seconds(tmp_path):
+    """A Redis broker that accepts and never answers (stopped by SIGSTOP, swapping, a
+    half-open connection) held the job sent after a commit without end: the request that
+    completed a ranked round waited until gunicorn killed its worker, and the player got
+    an HTML 500 for a score that was stored. The broker's socket timeouts bound the send;
+    the update it owes is caught up later (``boards_catch_up``)."""
+    import os
+    import signal
+
+    from reliability.stack import Redis, free_port
+
+    redis = Redis(tmp_path, free_port())
+    redis.start()
+    assert redis.process is not None
+    code = (
+        "import time, django; django.setup()\n"
+        "from django.db import transaction\n"
+        "from config.celery import enqueue_on_commit\n"
+        "from leaderboards import tasks\n"
+        "started = time.monotonic()\n"
+        "with transaction.atomic():\n"
+        "    enqueue_on_commit(tasks.boards_catch_up)\n"
+        "print(time.monotonic() - started)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CELERY_BROKER_URL"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        CELERY_BROKER_URL=redis.url,
+    )
+    os.kill(redis.process.pid, signal.SIGSTOP)
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.kill(redis.process.pid, signal.SIGCONT)
+        redis.process.terminate()
+        redis.process.wait()
+    assert result.returncode == 0, result.stderr
+    assert float(result.stdout) < 12  # gunicorn's timeout is 30 s, the client's 25 s
+    assert "send leaderboards.tasks.boards_catch_up" in result.stderr  # logged, not raised
