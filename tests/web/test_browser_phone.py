@@ -96,3 +96,48 @@ def test_the_upper_sections_total_and_threshold_stay_on_one_line_in_every_langua
         lines = page.evaluate(UPPER_TOTAL_LINES)
         assert lines == 1, f'"{rnd.snapshot["upper_total"]} / 84" breaks in {language}'
     screenshot(page, "upper-total-phone")
+
+
+# Each word of the scorecard's column headings that the page breaks over two lines.
+BROKEN_HEADINGS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll(".scorecard thead th")) {
+    for (const match of th.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(th.firstChild, match.index);
+      range.setEnd(th.firstChild, match.index + match[0].length);
+      if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) {
+        broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_scorecards_headings_break_between_words_not_inside_one(open_page):
+    """At 320 px the daily's "Punkte" and "Bonuskurs" read "Punkt / e" and "Bonusku / rs"
+    (Finnish, Polish, Dutch, Swedish alike; Spanish "Puntos", Polish "Punkty" and
+    Japanese "ボーナスペース" at 390 px too), and the computer's column "Computer" broke at
+    390 px in every language: the headings broke anywhere so that the computer's fourth
+    column fits 320 px, on every card and every phone. A round's card has room for its
+    headings' words; only the computer's card at 320 px gives way (and still never
+    scrolls sideways: tests/web/test_browser_a11y.py)."""
+    page = open_page(PHONE)
+    register(page, "heads")
+    player = User.objects.get(username="heads")
+    start_daily(page)
+    daily = page.url
+    versus = game_services.game_start(player=player, mode="computer", ruleset="maxi", level="easy")
+    broken = []
+    for language in LANGUAGES:
+        User.objects.filter(username="heads").update(language=language)
+        for path, widths in ((daily, (390, 320)), (f"/play/{versus.id}/", (390,))):
+            for width in widths:
+                page.set_viewport_size({"width": width, "height": PHONE["height"]})
+                page.goto(path)
+                assert page.locator("html").get_attribute("lang") == language
+                words = page.evaluate(BROKEN_HEADINGS)
+                if words:
+                    broken.append(f"{path} in {language} at {width} px: {words}")
+    assert not broken, broken
