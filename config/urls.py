@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from config.health import HealthView
 from config.schema_view import SchemaView
+from web.pages.accounts import language_switch
 
 # Django tries the patterns in order; the pages' include has no prefix, so each of its
 # patterns would be tried before any API path: the API comes first (no page path starts
@@ -20,7 +21,8 @@ urlpatterns = [
     path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
     path("health/", HealthView.as_view(), name="health"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language, which for a logged-in player also saves the profile's language.
+    path("i18n/setlang/", language_switch, name="set_language"),
     path("admin/", admin.site.urls),
     path("", include("web.urls")),
 ]

@@ -704,6 +704,27 @@ def test_the_language_switcher_sets_the_language_of_the_pages():
     assert '<html lang="de">' in text(page) and page["Content-Language"] == "de"
 
 
+def test_the_language_switcher_is_a_logged_in_players_language():
+    """A player's profile language decides their pages over the language cookie, so the
+    footer's switcher did nothing for one who had saved a language in the settings: the
+    page stayed German, without a word. For one who follows the browser it set only the
+    cookie, the settings showed no language chosen, and saving a new time zone there
+    turned the pages back to the browser's language. For a player the switcher is the
+    profile's language (a visitor's is the cookie, as above)."""
+    user, client = logged_in(language="de")
+    response = client.post("/i18n/setlang/", {"language": "fi", "next": "/rules/maxi/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/maxi/"
+    assert '<html lang="fi">' in text(client.get("/rules/maxi/"))
+    user.refresh_from_db()
+    assert user.language == "fi"
+    settings_page = text(client.get("/settings/"))
+    assert '<option value="fi" selected>' in settings_page
+    unknown = client.post("/i18n/setlang/", {"language": "xx", "next": "/rules/maxi/"})
+    assert unknown.status_code == 302
+    user.refresh_from_db()
+    assert user.language == "fi"  # a language the site does not offer changes nothing
+
+
 # -- safety -----------------------------------------------------------------------------
 
 

@@ -15,11 +15,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import set_language
 
 import yatzy
 from accounts.models import User
 from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
+from config.i18n import LANGUAGE_CODES
 from web.forms import RegisterForm, SettingsForm
 from web.helpers import form_throttled, next_target, throttled
 
@@ -131,3 +133,18 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return response
     status = 400 if request.method == "POST" else 200
     return render(request, "web/settings.html", {"form": form}, status=status)
+
+
+def language_switch(request: HttpRequest) -> HttpResponse:
+    """The footer's language switcher (``/i18n/setlang/``, Django's ``set_language``: the
+    cookie and the redirect to ``next``). A logged-in player's profile language decides
+    their pages over the cookie, so for a player the choice is saved there too: else it
+    did nothing for one who had chosen a language in the settings, and was undone for
+    one who follows the browser by saving the settings. A language the site does not
+    offer changes nothing."""
+    language = request.POST.get("language", "")
+    if request.method == "POST" and request.user.is_authenticated and language in LANGUAGE_CODES:
+        user: User = request.user
+        if user.language != language:
+            user_update(user=user, data={"language": language})
+    return set_language(request)
