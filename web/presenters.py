@@ -220,6 +220,7 @@ def round_card(
     url = play_url or reverse("web:play", kwargs={"round_id": round_id})
     return {
         "round": state,
+        "scored": _scored(state) if playing and state["roll"] == 0 and seat is None else None,
         "day": dt.date.fromisoformat(state["date"]) if state["date"] else None,
         "ruleset_name": ruleset_title(state["ruleset"]),
         "dice": dice,
@@ -239,6 +240,16 @@ def round_card(
         "score_url": score_url or reverse("web:play-score", kwargs={"round_id": round_id}),
         "seat": seat,
     }
+
+
+def _scored(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The box the last turn scored and its points, read out at the next turn's start
+    (a screen reader has no dice to read there); ``None`` before the first score."""
+    last = next((a for a in reversed(state["actions"]) if a["type"] == "score"), None)
+    if last is None:
+        return None
+    box = last["category"]
+    return {"name": str(box_name(box)), "points": state["scorecard"][box]}
 
 
 def hint_panel(

@@ -174,6 +174,8 @@ def test_the_keyboard_starts_on_roll_scores_by_the_letter_beside_a_box_and_moves
     after_swap(page, lambda: page.keyboard.press(key))
     assert page.locator("[data-filled='chance']").inner_text() == points
     assert page.evaluate("document.activeElement.dataset.action") == "roll"
+    # The next turn has no dice to read out: the score is, in the live region.
+    assert f"You scored {points} in Chance." in page.locator("[data-messages]").inner_text()
 
 
 def scratch_box(page) -> str:
