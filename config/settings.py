@@ -169,6 +169,17 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+if DATABASES["default"].get("ENGINE") not in {
+    "django.db.backends.sqlite3",
+    "django.db.backends.postgresql",
+}:
+    # An empty DATABASE_URL or one without a scheme stopped the start with a bare
+    # KeyError: 'ENGINE'; mysql:// asked for a driver the service does not run on. The
+    # address itself is not repeated: it holds the database password.
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be a postgres:// or sqlite:/// address "
+        "(postgres://user:pass@host:5432/yatzy)."
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the writer; IMMEDIATE transactions take the write lock
     # up front, so concurrent writers queue on busy_timeout instead of failing with

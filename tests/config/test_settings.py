@@ -153,6 +153,18 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
     assert f"{name} must be" in result.stderr
 
 
+@pytest.mark.parametrize("url", ["", "yatzy", "mysql://u:hunter2@db/yatzy", "foo://db/yatzy"])
+def test_a_database_url_of_no_supported_database_fails_at_start_naming_it(url):
+    """An empty DATABASE_URL or one without a scheme stopped the start with a bare
+    ``KeyError: 'ENGINE'``; mysql:// with "Did you install mysqlclient?". The message
+    names the variable and never echoes the address (its password)."""
+    result = django_check(DATABASE_URL=url)
+    assert result.returncode != 0
+    assert "DATABASE_URL must be a postgres:// or sqlite:/// address" in result.stderr
+    assert "KeyError" not in result.stderr
+    assert "hunter2" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [
