@@ -267,10 +267,22 @@ def supervise(web: Child, workers: list[Child], ready: Callable[[], bool]) -> in
     return status
 
 
+def _port(raw: str) -> int:
+    """A TCP port, 1-65535: beyond it the port-in-use check stopped on a bare
+    OverflowError, and 0 had runserver pick a port the readiness check never found."""
+    try:
+        port = int(raw)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"PORT must be a number from 1 to 65535, not {raw!r}")
+    return port
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m config.devserver")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=_port, default=8000)
     args = parser.parse_args(argv)
     started = time.monotonic()
     if _listening(args.host, args.port):

@@ -209,6 +209,23 @@ def test_a_port_in_use_is_refused_before_anything_starts():
     assert f"127.0.0.1:{port} is in use" in result.stderr
 
 
+@pytest.mark.parametrize("port", ["99999", "-1", "0", "abc"])
+def test_a_port_outside_1_to_65535_is_refused_naming_it(port):
+    """PORT=99999 or PORT=-1 stopped ``make run`` with a bare OverflowError traceback
+    from the port-in-use check; PORT=0 had runserver pick a port the readiness check
+    never found."""
+    result = subprocess.run(
+        [sys.executable, "-m", "config.devserver", "--port", port],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "argument --port" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # A supervisor over stand-in children (no Django): a web server that serves and a worker
 # that fails as soon as it starts.
 SUPERVISED = """
