@@ -19,7 +19,26 @@ from django.utils.dateparse import parse_duration
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
-VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
+_VAR_DIR_RAW = str(env.str("VAR_DIR", default=str(BASE_DIR / "var"))).strip()
+if not _VAR_DIR_RAW:
+    # Path("") is the current folder: the broker, the beat schedule and the static files
+    # landed wherever the process happened to start, and each process's could differ.
+    raise ImproperlyConfigured("VAR_DIR must be a folder (var/), not empty.")
+VAR_DIR = Path(_VAR_DIR_RAW)
+
+
+def _var_folder(path: Path) -> Path:
+    """``path`` under VAR_DIR, made if missing. A VAR_DIR that is a file, or one that
+    cannot be made, stopped the start with a bare NotADirectoryError or PermissionError
+    from deep inside the settings."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"VAR_DIR must be a folder this process can create and write: {path}: {error.strerror}."
+        ) from None
+    return path
+
 
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off"}
 
@@ -240,7 +259,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
     _queue_dir = VAR_DIR / "celery-broker"
     for _sub in ("queue", "processed", "control"):
-        (_queue_dir / _sub).mkdir(parents=True, exist_ok=True)
+        _var_folder(_queue_dir / _sub)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),
         "data_folder_out": str(_queue_dir / "queue"),
@@ -538,8 +557,7 @@ USE_TZ = True
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "static/"
-STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATIC_ROOT = _var_folder(VAR_DIR / "static")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

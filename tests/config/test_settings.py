@@ -153,6 +153,26 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
     assert f"{name} must be" in result.stderr
 
 
+def test_an_empty_var_dir_fails_at_start_naming_it():
+    """VAR_DIR= put the broker, the beat schedule and the static files in whatever
+    folder the process started in."""
+    result = django_check(VAR_DIR="")
+    assert result.returncode != 0
+    assert "VAR_DIR must be a folder" in result.stderr
+
+
+def test_a_var_dir_that_is_a_file_fails_at_start_naming_it(tmp_path):
+    """It stopped the start with a bare NotADirectoryError from the settings' mkdir."""
+    a_file = tmp_path / "var"
+    a_file.write_text("")
+    result = django_check(VAR_DIR=str(a_file), CELERY_BROKER_URL="filesystem://localhost/")
+    assert result.returncode != 0
+    assert f"VAR_DIR must be a folder this process can create and write: {a_file}" in (
+        result.stderr
+    )
+    assert "NotADirectoryError" not in result.stderr
+
+
 @pytest.mark.parametrize("url", ["", "yatzy", "mysql://u:hunter2@db/yatzy", "foo://db/yatzy"])
 def test_a_database_url_of_no_supported_database_fails_at_start_naming_it(url):
     """An empty DATABASE_URL or one without a scheme stopped the start with a bare
