@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
+import fcntl
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +69,37 @@ def _die_with_parent(signum: int) -> Callable[[], None] | None:
     return hook
 
 
+# pg_advisory_lock's key for the migrations of `make run` (any fixed number).
+_PG_MIGRATE_LOCK = 0x6D617869
+
+
+@contextlib.contextmanager
+def _migrate_lock() -> Iterator[None]:
+    """One ``make run`` at a time migrates a database: a second one started beside the
+    first on the same fresh database (another port, another terminal) applied the same
+    migrations at once and stopped on ``table ... already exists``. The next waits here
+    and then finds them applied. SQLite: a lock on a file beside the database;
+    PostgreSQL: a session advisory lock."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s)", [_PG_MIGRATE_LOCK])
+        try:
+            yield
+        finally:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [_PG_MIGRATE_LOCK])
+        return
+    name = str(connection.settings_dict["NAME"])
+    if connection.vendor != "sqlite" or name == ":memory:" or name.startswith("file:"):
+        yield
+        return
+    with open(f"{name}.migrate-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        yield
+
+
 def _prepare() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -75,8 +107,9 @@ def _prepare() -> None:
     from django.db import connections
 
     django.setup()
-    call_command("migrate", interactive=False)
-    call_command("challenges_ensure")
+    with _migrate_lock():
+        call_command("migrate", interactive=False)
+        call_command("challenges_ensure")
     connections.close_all()
 
 

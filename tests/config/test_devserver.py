@@ -226,6 +226,29 @@ def test_a_port_outside_1_to_65535_is_refused_naming_it(port):
     assert "Traceback" not in result.stderr
 
 
+def test_two_runs_started_at_once_on_a_fresh_database_both_migrate_it(tmp_path):
+    """A second ``make run`` started beside the first on the same fresh SQLite file (a
+    second terminal, another port) stopped on a migration traceback, ``table
+    "django_admin_log" already exists``: both applied the same migrations at once. The
+    second now waits for the first's migrations and finds them applied."""
+    env = embedded_env(os.environ, tmp_path)
+    prepare = "import config.devserver as d; d._prepare()"
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", prepare],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(3)
+    ]
+    outputs = [run.communicate(timeout=180)[0].decode(errors="replace") for run in runs]
+    for run, output in zip(runs, outputs, strict=True):
+        assert run.returncode == 0, output[-3000:]
+        assert "Daily challenges ready" in output
+
+
 # A supervisor over stand-in children (no Django): a web server that serves and a worker
 # that fails as soon as it starts.
 SUPERVISED = """
