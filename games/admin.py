@@ -285,9 +285,9 @@ class PlaysInline(admin.TabularInline):
     readonly_fields = fields
     extra = 0
     can_delete = False
-    verbose_name_plural = "plays"
+    verbose_name_plural = _("plays")
 
-    @admin.display(description="status")
+    @admin.display(description=_("status"))
     def status_shown(self, obj: Round) -> str:
         return round_status(obj)
 
@@ -312,11 +312,11 @@ class ShareCodeAdmin(ListFilterLookupsOnly):
         codes: QuerySet[ShareCode] = super().get_queryset(request)
         return codes.annotate(play_count=Count("plays"))
 
-    @admin.display(description="sharer", ordering="round__player__username")
+    @admin.display(description=_("sharer"), ordering="round__player__username")
     def sharer(self, obj: ShareCode) -> str:
         return obj.round.player.username
 
-    @admin.display(description="plays", ordering="play_count")
+    @admin.display(description=_("plays"), ordering="play_count")
     def plays_count(self, obj: ShareCode) -> int:
         count: int = getattr(obj, "play_count", 0)
         return count
@@ -327,12 +327,18 @@ class ShareCodeAdmin(ListFilterLookupsOnly):
         return request.user.has_perm("games.change_sharecode")
 
     @admin.action(
-        description="Revoke the selected codes (no new rounds; 404 but to who played)",
+        # Revoked: no new rounds from them, 404 but to who played.
+        description=_("Revoke the selected codes"),
         permissions=["revoke"],
     )
     def revoke(self, request: HttpRequest, queryset: QuerySet[ShareCode]) -> None:
         revoked = share_codes_revoke(codes=queryset)
-        self.message_user(request, f"Revoked {revoked} code(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(count)d code revoked.", "%(count)d codes revoked.", revoked)
+            % {"count": revoked},
+            messages.SUCCESS,
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

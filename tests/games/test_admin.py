@@ -83,6 +83,31 @@ def test_share_codes_are_listed_with_their_plays_and_can_be_revoked(admin_client
     assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
 
 
+def test_the_share_codes_admin_speaks_the_admins_language(admin_client):
+    """The revoke action, its message and the list's sharer and plays columns were
+    English in every language: plain strings, not marked for translation."""
+    from games.models import ShareCode
+    from tests.games.conftest import new_game, play_worst_boxes
+
+    _, sharer = make_player(username="sally")
+    shared = play_worst_boxes(sharer, new_game(sharer, mode="solo", ruleset="yatzy"))
+    code = sharer.post(f"/api/v1/rounds/{shared['id']}/share/").json()["code"]
+    share = ShareCode.objects.get(code=code)
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    listing = admin_client.get("/admin/games/sharecode/", **german).content.decode()
+    assert "Ausgewählte Codes widerrufen" in listing
+    assert ">Teilende Person<" in listing and ">Spiele<" in listing
+    detail = admin_client.get(f"/admin/games/sharecode/{share.pk}/change/", **german)
+    assert re.search(r'class="inline-heading">\s*Spiele\s*<', detail.content.decode())
+    revoked = admin_client.post(
+        "/admin/games/sharecode/",
+        {"action": "revoke", "_selected_action": [share.pk]},
+        follow=True,
+        **german,
+    )
+    assert "1 Code widerrufen." in revoked.content.decode()
+
+
 def test_revoking_a_code_needs_the_change_permission():
     """A staff member who may only look at the codes could revoke them."""
     from games.models import ShareCode
