@@ -1,8 +1,10 @@
 """gunicorn settings for the web process. Everything can be overridden from the
 environment (``GUNICORN_CMD_ARGS`` or the variables below)."""
 
+import copy
 import multiprocessing
 import os
+from typing import Any
 
 
 def _whole(name: str, default: int, minimum: int) -> int:
@@ -44,6 +46,25 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG", None)
 errorlog = "-"
 loglevel = _loglevel()
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def _logconfig() -> dict[str, Any]:
+    """gunicorn's own lines (its start, each worker booted, a worker timed out or
+    exiting) through the service's log handler (config/settings.py, LOGGING), so with
+    LOG_FORMAT=json they are JSON lines like every other: in gunicorn's text format they
+    broke a JSON log pipeline (docs/operations.md, Logs)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from django.conf import settings
+
+    config: dict[str, Any] = copy.deepcopy(settings.LOGGING)
+    config["loggers"]["gunicorn.error"] = {"handlers": [], "propagate": True}
+    if accesslog in (None, "-"):
+        # An access log to a file (GUNICORN_ACCESSLOG=path) keeps gunicorn's handler.
+        config["loggers"]["gunicorn.access"] = {"handlers": [], "propagate": True}
+    return config
+
+
+logconfig_dict = _logconfig()
 
 
 def when_ready(server: object) -> None:

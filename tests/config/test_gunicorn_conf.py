@@ -74,3 +74,56 @@ def test_the_gunicorn_log_level_reads_any_case(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("GUNICORN_TIMEOUT", "0")
     conf = runpy.run_path(str(CONF))
     assert (conf["loglevel"], conf["timeout"]) == ("warning", 0)
+
+
+@pytest.mark.live
+def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path) -> None:
+    """docs/operations.md, Logs: JSON lines in production, from web too. gunicorn's own
+    lines (its start, each worker booted, its shutdown) were in gunicorn's text format,
+    which a JSON log pipeline cannot read."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from tests.live.conftest import free_port
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "k" * 50,
+        "DAILY_SEED_SECRET": "s" * 32,
+        "LOG_FORMAT": "json",
+        "SECURE_SSL_REDIRECT": "false",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "1",
+        "VAR_DIR": str(tmp_path / "var"),
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(CONF), "config.wsgi:application"],
+        cwd=CONF.parents[1],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/health/", timeout=5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output = server.communicate(timeout=60)[0].decode(errors="replace")
+    lines = [line for line in output.splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # a text line fails here
+    loggers = {record["logger"] for record in records}
+    assert "gunicorn.error" in loggers, output
+    assert any("Booting worker" in record["message"] for record in records), output
