@@ -118,7 +118,16 @@ if not DEBUG and len(DAILY_SEED_SECRET) < 32:
     raise ImproperlyConfigured(
         "DAILY_SEED_SECRET must be at least 32 characters when DEBUG is off."
     )
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+# Each name stripped: "a.example, b.example" allowed " b.example", which no Host header
+# matches, so b.example answered 400.
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
+    if host.strip()
+]
+if not ALLOWED_HOSTS and not DEBUG:
+    # runserver refuses to start so; gunicorn started, and answered every request 400.
+    raise ImproperlyConfigured("ALLOWED_HOSTS must name at least one host when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [

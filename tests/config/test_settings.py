@@ -153,6 +153,39 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
     assert f"{name} must be" in result.stderr
 
 
+@pytest.mark.parametrize("hosts", ["", " ", ","])
+def test_production_without_an_allowed_host_fails_at_start(hosts):
+    """ALLOWED_HOSTS= started under gunicorn, and every request, /health/ included, was a
+    400 (only runserver refused to start)."""
+    result = django_check(
+        DEBUG="false", SECRET_KEY="k" * 50, DAILY_SEED_SECRET="s" * 32, ALLOWED_HOSTS=hosts
+    )
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS must name at least one host when DEBUG is off" in result.stderr
+
+
+def test_allowed_hosts_separated_by_a_comma_and_a_space_are_each_allowed():
+    """ALLOWED_HOSTS="yatzy.example.com, www.yatzy.example.com" allowed the first only:
+    the second was " www.yatzy.example.com", which no Host header matches (a 400)."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from django.conf import settings; print(settings.ALLOWED_HOSTS)",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "ALLOWED_HOSTS": " yatzy.example.com, www.yatzy.example.com ,"},
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (
+        result.stdout.strip().splitlines()[-1] == "['yatzy.example.com', 'www.yatzy.example.com']"
+    )
+
+
 def test_an_empty_var_dir_fails_at_start_naming_it():
     """VAR_DIR= put the broker, the beat schedule and the static files in whatever
     folder the process started in."""
