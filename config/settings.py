@@ -128,7 +128,11 @@ ALLOWED_HOSTS = [
 if not ALLOWED_HOSTS and not DEBUG:
     # runserver refuses to start so; gunicorn started, and answered every request 400.
     raise ImproperlyConfigured("ALLOWED_HOSTS must name at least one host when DEBUG is off.")
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Stripped too: " https://b.example" passed Django's check (it has "://") and matched
+# no Origin header, so every form post from b.example was a 403.
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip() for origin in env.list("CSRF_TRUSTED_ORIGINS", default=[]) if origin.strip()
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -186,6 +186,31 @@ def test_allowed_hosts_separated_by_a_comma_and_a_space_are_each_allowed():
     )
 
 
+def test_csrf_trusted_origins_separated_by_a_comma_and_a_space_are_each_trusted():
+    """ " https://www.yatzy.example.com" passed Django's check (it has "://") and matched
+    no Origin header: every form post from that origin was a 403."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "from django.conf import settings; print(settings.CSRF_TRUSTED_ORIGINS)",
+        ],
+        cwd=ROOT,
+        env={
+            **os.environ,
+            "CSRF_TRUSTED_ORIGINS": "https://yatzy.example.com, https://www.yatzy.example.com",
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == (
+        "['https://yatzy.example.com', 'https://www.yatzy.example.com']"
+    )
+
+
 def test_an_empty_var_dir_fails_at_start_naming_it():
     """VAR_DIR= put the broker, the beat schedule and the static files in whatever
     folder the process started in."""
