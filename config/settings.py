@@ -118,21 +118,21 @@ if not DEBUG and len(DAILY_SEED_SECRET) < 32:
     raise ImproperlyConfigured(
         "DAILY_SEED_SECRET must be at least 32 characters when DEBUG is off."
     )
-# Each name stripped: "a.example, b.example" allowed " b.example", which no Host header
-# matches, so b.example answered 400.
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
-    if host.strip()
-]
+
+
+def _names(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list, each item stripped and empty ones dropped. django-environ
+    keeps the spaces: "a.example, b.example" allowed " b.example", which no Host header
+    matches (b.example answered 400), and " https://b.example" passed Django's check of
+    CSRF_TRUSTED_ORIGINS yet matched no Origin header (every form post from it a 403)."""
+    return [item.strip() for item in env.list(name, default=default) if item.strip()]
+
+
+ALLOWED_HOSTS = _names("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 if not ALLOWED_HOSTS and not DEBUG:
     # runserver refuses to start so; gunicorn started, and answered every request 400.
     raise ImproperlyConfigured("ALLOWED_HOSTS must name at least one host when DEBUG is off.")
-# Stripped too: " https://b.example" passed Django's check (it has "://") and matched
-# no Origin header, so every form post from b.example was a 403.
-CSRF_TRUSTED_ORIGINS = [
-    origin.strip() for origin in env.list("CSRF_TRUSTED_ORIGINS", default=[]) if origin.strip()
-]
+CSRF_TRUSTED_ORIGINS = _names("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
