@@ -56,19 +56,22 @@ def _bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}.")
 
 
-def _int(name: str, default: int, minimum: int) -> int:
-    """A whole number of at least ``minimum``. Below it the service started wrong: a
-    negative NUM_PROXIES read a client-chosen or missing X-Forwarded-For entry (the
-    throttles then let requests through), DAILY_CREATE_AHEAD_DAYS=-1 created no day at
-    all, not even today's, SKILL_RELAYS=0 never analysed a day."""
+def _int(name: str, default: int, minimum: int, maximum: int | None = None) -> int:
+    """A whole number of at least ``minimum`` (and at most ``maximum``). Below it the
+    service started wrong: a negative NUM_PROXIES read a client-chosen or missing
+    X-Forwarded-For entry (the throttles then let requests through),
+    DAILY_CREATE_AHEAD_DAYS=-1 created no day at all, not even today's, SKILL_RELAYS=0
+    never analysed a day; above it DAILY_CREATE_AHEAD_DAYS=1000000 created rows day by
+    day until the calendar ran out (an OverflowError after year 9999)."""
     raw = str(env.str(name, default=str(default))).strip()
     try:
         value = int(raw)
     except ValueError:
         value = None
-    if value is None or value < minimum:
+    if value is None or value < minimum or (maximum is not None and value > maximum):
+        most = f" and at most {maximum}" if maximum is not None else ""
         raise ImproperlyConfigured(
-            f"{name} must be a whole number of at least {minimum}, not {raw!r}."
+            f"{name} must be a whole number of at least {minimum}{most}, not {raw!r}."
         )
     return value
 
@@ -387,7 +390,7 @@ if _grace_parsed is None or not timedelta(0) <= _grace_parsed < timedelta(days=1
     )
 DAILY_GRACE: timedelta = _grace_parsed
 # How many days ahead the beat job creates challenge rows.
-DAILY_CREATE_AHEAD_DAYS = _int("DAILY_CREATE_AHEAD_DAYS", default=2, minimum=1)
+DAILY_CREATE_AHEAD_DAYS = _int("DAILY_CREATE_AHEAD_DAYS", default=2, minimum=1, maximum=366)
 
 # --- Strategy tables -----------------------------------------------------------------
 # Tables for options other than the rulesets' defaults are built on demand, at most this

@@ -266,6 +266,17 @@ def test_a_number_below_its_least_fails_at_start_naming_it(name, value):
     assert f"{name} must be a whole number of at least" in result.stderr
 
 
+def test_days_created_ahead_past_a_year_fail_at_start_naming_the_limit():
+    """DAILY_CREATE_AHEAD_DAYS=1000000 made ``make run`` and the beat job create a row a
+    day until the calendar ran out, then stop on an OverflowError after year 9999."""
+    result = django_check(DAILY_CREATE_AHEAD_DAYS="1000000")
+    assert result.returncode != 0
+    assert "DAILY_CREATE_AHEAD_DAYS must be a whole number of at least 1 and at most 366" in (
+        result.stderr
+    )
+    assert django_check(DAILY_CREATE_AHEAD_DAYS="366").returncode == 0
+
+
 @pytest.mark.parametrize("value", ["1.5x", "half", "-0.5", "nan", "inf"])
 def test_a_fair_play_loss_that_is_no_number_of_points_fails_at_start(value):
     """ "1.5x" was read as 1.5 and a word was a bare ValueError."""
