@@ -1,10 +1,12 @@
 """gunicorn settings for the web process. Everything can be overridden from the
 environment (``GUNICORN_CMD_ARGS`` or the variables below)."""
 
-import copy
+import logging.config
 import multiprocessing
 import os
 from typing import Any
+
+from gunicorn import glogging
 
 
 def _whole(name: str, default: int, minimum: int) -> int:
@@ -48,23 +50,28 @@ loglevel = _loglevel()
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
-def _logconfig() -> dict[str, Any]:
+class ServiceLogger(glogging.Logger):
     """gunicorn's own lines (its start, each worker booted, a worker timed out or
     exiting) through the service's log handler (config/settings.py, LOGGING), so with
     LOG_FORMAT=json they are JSON lines like every other: in gunicorn's text format they
-    broke a JSON log pipeline (docs/operations.md, Logs)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from django.conf import settings
+    broke a JSON log pipeline (docs/operations.md, Logs). Access lines, when
+    GUNICORN_ACCESSLOG is ``-``, go the same way; to a file they keep gunicorn's
+    handler, and unset there are none. (gunicorn's ``logconfig_dict`` would do the first
+    part, but turns access lines on for every request whatever GUNICORN_ACCESSLOG says.)"""
 
-    config: dict[str, Any] = copy.deepcopy(settings.LOGGING)
-    config["loggers"]["gunicorn.error"] = {"handlers": [], "propagate": True}
-    if accesslog in (None, "-"):
-        # An access log to a file (GUNICORN_ACCESSLOG=path) keeps gunicorn's handler.
-        config["loggers"]["gunicorn.access"] = {"handlers": [], "propagate": True}
-    return config
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        from django.conf import settings
+
+        logging.config.dictConfig(settings.LOGGING)
+        for log in [self.error_log] + ([self.access_log] if cfg.accesslog == "-" else []):
+            for handler in [h for h in log.handlers if getattr(h, "_gunicorn", False)]:
+                log.removeHandler(handler)
+            log.propagate = True
 
 
-logconfig_dict = _logconfig()
+logger_class = ServiceLogger
 
 
 def when_ready(server: object) -> None:

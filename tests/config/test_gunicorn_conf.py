@@ -127,3 +127,5 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
     loggers = {record["logger"] for record in records}
     assert "gunicorn.error" in loggers, output
     assert any("Booting worker" in record["message"] for record in records), output
+    # GUNICORN_ACCESSLOG unset: no access line (a logconfig_dict turned them on).
+    assert "gunicorn.access" not in loggers, output
