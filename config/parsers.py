@@ -104,6 +104,13 @@ def _decoding_error(exc: ValueError | RecursionError, encoding: str) -> str:
         return gettext(
             "The body is not valid %(encoding)s text: byte %(position)d cannot be read."
         ) % {"encoding": encoding, "position": exc.start + 1}
+    if isinstance(exc, RecursionError):
+        return _too_deep()
+    # Anything else the decoder refuses (a number of more than 4,300 digits).
+    return gettext("The body is not valid JSON.")
+
+
+def _too_deep() -> str:
     return gettext("The body is not valid JSON: it nests deeper than %(depth)d levels.") % {
         "depth": settings.API_MAX_JSON_DEPTH
     }
@@ -156,10 +163,7 @@ class JSONParser(parsers.JSONParser):
                 % {"charset": charset}
             ) from None
         if json_depth(body) > settings.API_MAX_JSON_DEPTH:
-            raise exceptions.ParseError(
-                gettext("The body is not valid JSON: it nests deeper than %(depth)d levels.")
-                % {"depth": settings.API_MAX_JSON_DEPTH}
-            )
+            raise exceptions.ParseError(_too_deep())
         try:
             data = json.loads(
                 body.decode(encoding), parse_constant=_refuse_constant, object_pairs_hook=_object

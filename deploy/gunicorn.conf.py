@@ -55,9 +55,10 @@ class ServiceLogger(glogging.Logger):
     exiting) through the service's log handler (config/settings.py, LOGGING), so with
     LOG_FORMAT=json they are JSON lines like every other: in gunicorn's text format they
     broke a JSON log pipeline (docs/operations.md, Logs). Access lines, when
-    GUNICORN_ACCESSLOG is ``-``, go the same way; to a file they keep gunicorn's
-    handler, and unset there are none. (gunicorn's ``logconfig_dict`` would do the first
-    part, but turns access lines on for every request whatever GUNICORN_ACCESSLOG says.)"""
+    GUNICORN_ACCESSLOG is ``-``, go the same way (to stderr); either log to a file keeps
+    gunicorn's handler, and with GUNICORN_ACCESSLOG unset there are no access lines.
+    (gunicorn's ``logconfig_dict`` would do the first part, but turns access lines on for
+    every request whatever GUNICORN_ACCESSLOG says.)"""
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
@@ -65,7 +66,10 @@ class ServiceLogger(glogging.Logger):
         from django.conf import settings
 
         logging.config.dictConfig(settings.LOGGING)
-        for log in [self.error_log] + ([self.access_log] if cfg.accesslog == "-" else []):
+        # A log to a file (GUNICORN_CMD_ARGS' --error-logfile, GUNICORN_ACCESSLOG=path)
+        # keeps gunicorn's handler and format.
+        logs = [(self.error_log, cfg.errorlog), (self.access_log, cfg.accesslog)]
+        for log in [log for log, output in logs if output == "-"]:
             for handler in [h for h in log.handlers if getattr(h, "_gunicorn", False)]:
                 log.removeHandler(handler)
             log.propagate = True

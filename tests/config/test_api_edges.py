@@ -87,6 +87,18 @@ def test_a_name_twice_in_one_object_is_a_parse_error_and_changes_nothing(started
     assert Round.objects.get(pk=state["id"]).actions == []
 
 
+def test_a_number_the_decoder_refuses_is_not_said_to_nest_too_deep(started, settings):
+    """Past 4,300 digits the decoder refuses an integer with a plain ValueError, which was
+    answered "it nests deeper than 16 levels"."""
+    settings.API_MAX_BODY_BYTES = 20_000
+    client, state = started
+    body = '{"hold": [], "turn": ' + "1" * 5000 + ', "roll": 0}'
+    response = post_raw(client, f"/api/v1/rounds/{state['id']}/roll/", body)
+    assert_error(response, 400, "parse_error")
+    assert response.json()["message"] == "The body is not valid JSON."
+    assert Round.objects.get(pk=state["id"]).actions == []
+
+
 def test_nesting_inside_strings_does_not_count(started):
     client, state = started
     body = json.dumps({"category": "[" * 3000, "turn": 0})
