@@ -552,7 +552,7 @@ def game_summary(rnd: Round) -> dict[str, Any]:
     seats = None
     turn, completed_at = game.turn, rnd.completed_at
     if rnd.party is not None:
-        games = [(seat, round_game(seat)) for seat in rnd.party.seats.order_by("seat")]
+        games = [(seat, round_game(seat)) for seat in party_rounds(rnd.party)]
         seats = [
             {"seat": seat.seat, "name": seat.seat_name, "total": seat_game.total}
             for seat, seat_game in games
