@@ -39,7 +39,11 @@ STATUS_ANSWERS = {
     406: ("not_acceptable", exceptions.NotAcceptable.default_detail),
     411: ("length_required", _("Send the request body with a Content-Length header.")),
     413: ("request_too_large", _("The request body is too large.")),
+    # gunicorn's own answers (config.gunicorn_worker).
+    414: ("uri_too_long", _("The request line (method, path and query) is too long.")),
+    431: ("headers_too_large", _("The request headers are too large.")),
     500: ("server_error", _("The server could not answer this request; the error is logged.")),
+    503: ("service_unavailable", _("The service is not answering; retry shortly.")),
 }
 
 

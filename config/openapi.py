@@ -50,12 +50,10 @@ def _error(description: str, *, retry_after: bool = False) -> dict[str, Any]:
     return answer
 
 
-URI_TOO_LONG = {
-    "description": (
-        "The request line (method, path and query) is longer than the web server accepts "
-        "(gunicorn: 4094 bytes). Refused before the API, with the server's own body."
-    )
-}
+URI_TOO_LONG = _error(
+    "`uri_too_long`: the request line (method, path and query) is longer than the web "
+    "server accepts (gunicorn: 4094 bytes); refused before the API."
+)
 TOO_LARGE = _error("`request_too_large`: the body is over the API's limit (4 KB).")
 LENGTH_REQUIRED = _error(
     "`length_required`: the body came without a `Content-Length` (chunked); send its length."
@@ -67,7 +65,8 @@ NOT_JSON = _error("`unsupported_media_type`: the body is not `application/json`.
 THROTTLED = _error("`throttled`: too many requests; wait `Retry-After` seconds.", retry_after=True)
 UNAVAILABLE = _error(
     "`database_unavailable` (or another dependency; `service_unavailable` from the deploy's"
-    " proxy while the app does not answer): retry after `Retry-After` seconds.",
+    " proxy while the app does not answer, or from gunicorn when a request outlives its"
+    " worker timeout): retry after `Retry-After` seconds.",
     retry_after=True,
 )
 

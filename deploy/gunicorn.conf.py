@@ -34,7 +34,9 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # work per request is short (a few queries and the engine), so 2 x cores + 1 keeps the
 # CPUs busy while some workers wait on PostgreSQL.
 workers = _whole("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1, minimum=1)
-worker_class = "sync"
+# gunicorn's sync worker, whose own error answers (a request it cannot parse, one its
+# worker timeout ended) are the API's JSON error shape under /api/.
+worker_class = "config.gunicorn_worker.ApiErrorsWorker"
 # 0: gunicorn never restarts a worker stuck in one request.
 timeout = _whole("GUNICORN_TIMEOUT", 30, minimum=0)
 graceful_timeout = 30

@@ -5,12 +5,25 @@ writes would otherwise copy those pages into each worker (docs/benchmarks.md).""
 from __future__ import annotations
 
 import gc
+import json
+import os
 import runpy
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 from games import tables
+from tests.live.conftest import free_port
 
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 
@@ -33,10 +46,6 @@ def test_web_concurrency_0_stops_gunicorn_naming_it() -> None:
     """WEB_CONCURRENCY=0 passed gunicorn's --check-config, and gunicorn listened with no
     worker: every request hung. (gunicorn itself refuses a word or a negative number.)"""
     workers = "0"
-    import os
-    import subprocess
-    import sys
-
     gunicorn = Path(sys.executable).with_name("gunicorn")
     result = subprocess.run(
         [str(gunicorn), "-c", str(CONF), "--check-config", "config.wsgi:application"],
@@ -76,22 +85,10 @@ def test_the_gunicorn_log_level_reads_any_case(monkeypatch: pytest.MonkeyPatch) 
     assert (conf["loglevel"], conf["timeout"]) == ("warning", 0)
 
 
-@pytest.mark.live
-def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path) -> None:
-    """docs/operations.md, Logs: JSON lines in production, from web too. gunicorn's own
-    lines (its start, each worker booted, its shutdown) were in gunicorn's text format,
-    which a JSON log pipeline cannot read."""
-    import json
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    import httpx
-
-    from tests.live.conftest import free_port
-
+@contextmanager
+def deployed_gunicorn(tmp_path: Path, **env_overrides: str) -> Iterator[tuple[str, list[str]]]:
+    """gunicorn as deployed (``deploy/gunicorn.conf.py``, DEBUG off, one worker): its
+    address (host, port), answering; at exit, stopped, and its output in the list."""
     port = free_port()
     env = {
         **os.environ,
@@ -103,6 +100,7 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "1",
         "VAR_DIR": str(tmp_path / "var"),
+        **env_overrides,
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", str(CONF), "config.wsgi:application"],
@@ -111,6 +109,7 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
+    output: list[str] = []
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -119,9 +118,20 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
                 break
             except httpx.TransportError:
                 time.sleep(0.2)
+        yield f"127.0.0.1:{port}", output
     finally:
         server.send_signal(signal.SIGTERM)
-        output = server.communicate(timeout=60)[0].decode(errors="replace")
+        output.append(server.communicate(timeout=60)[0].decode(errors="replace"))
+
+
+@pytest.mark.live
+def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path) -> None:
+    """docs/operations.md, Logs: JSON lines in production, from web too. gunicorn's own
+    lines (its start, each worker booted, its shutdown) were in gunicorn's text format,
+    which a JSON log pipeline cannot read."""
+    with deployed_gunicorn(tmp_path) as (_address, logs):
+        pass
+    output = logs[0]
     lines = [line for line in output.splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]  # a text line fails here
     loggers = {record["logger"] for record in records}
@@ -129,3 +139,91 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
     assert any("Booting worker" in record["message"] for record in records), output
     # GUNICORN_ACCESSLOG unset: no access line (a logconfig_dict turned them on).
     assert "gunicorn.access" not in loggers, output
+
+
+def _raw(address: str, request: bytes) -> bytes:
+    """The whole answer to ``request`` sent as it is on a fresh connection."""
+    host, port = address.split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(request)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+# Requests gunicorn refuses before Django sees them, and its status for each.
+UNPARSABLE = {
+    "a header name with a space": (b"Bad Header: x\r\n", b"", 400),
+    "a header over 8190 bytes": (b"X-A: " + b"a" * 9000 + b"\r\n", b"", 431),
+    "two Content-Lengths": (b"Content-Length: 2\r\nContent-Length: 3\r\n", b"{}", 400),
+    "a folded header": (b"X-A: a\r\n b\r\n", b"", 400),
+    "a request line over 4094 bytes": (b"", b"", 414),
+}
+
+
+@pytest.mark.live
+def test_gunicorns_own_error_answers_are_the_apis_json_under_api(tmp_path: Path) -> None:
+    """A request gunicorn cannot parse got its HTML page, under /api/ too, where a client
+    reads the API's error shape (config/api_errors.py); the pages keep gunicorn's."""
+    with deployed_gunicorn(tmp_path) as (address, _logs):
+        for case, (headers, body, status) in UNPARSABLE.items():
+            for path, api in [("/api/v1/daily/", True), ("/play/", False)]:
+                target = path + ("?q=" + "a" * 5000 if status == 414 else "")
+                request = f"POST {target} HTTP/1.1\r\nHost: localhost\r\n".encode()
+                answer = _raw(address, request + headers + b"\r\n" + body)
+                head, _, content = answer.partition(b"\r\n\r\n")
+                assert head.startswith(f"HTTP/1.1 {status} ".encode()), (case, answer)
+                if not api:
+                    assert b"Content-Type: text/html" in head, (case, answer)
+                    continue
+                assert b"Content-Type: application/json" in head, (case, answer)
+                assert f"Content-Length: {len(content)}".encode() in head, (case, answer)
+                error = json.loads(content)
+                assert set(error) == {"code", "message"}, (case, error)
+                code = {400: "bad_request", 414: "uri_too_long", 431: "headers_too_large"}
+                assert error["code"] == code[status], (case, error)
+
+
+@pytest.mark.live
+def test_a_request_the_worker_timeout_ends_is_a_json_503_under_api(tmp_path: Path) -> None:
+    """PostgreSQL frozen (SIGSTOP: a stalled host, a hung storage): a request waits in its
+    query until gunicorn's worker timeout, then the arbiter's SIGABRT and SIGKILL end the
+    worker. The client's connection was closed without an answer (psycopg spends the
+    moment between the two signals trying to cancel the query); under /api/ it is now a
+    503 ``service_unavailable`` with Retry-After, as the proxy answers for a web process
+    that does not answer."""
+    from reliability.stack import Postgres
+
+    base = Path(tempfile.mkdtemp(prefix="yatzy-frozen-"))
+    os.chmod(base, 0o755)  # as root, the server runs as postgres (reliability.stack)
+    try:
+        postgres = Postgres(base, free_port())
+        postgres.init()
+    except RuntimeError as exc:  # no server binaries
+        pytest.skip(str(exc))
+    frozen: list[int] = []
+    try:
+        env = {"DATABASE_URL": postgres.url, "GUNICORN_TIMEOUT": "2", "CONN_MAX_AGE": "600"}
+        with deployed_gunicorn(tmp_path, **env) as (address, _logs):
+            url = f"http://{address}/api/v1/accounts/register/"
+            body = {"username": "frozen", "password": "a-long-enough-passphrase"}
+            httpx.post(url, json=body, timeout=30)  # the worker's connection, opened
+            postmaster = int(postgres.data.joinpath("postmaster.pid").read_text().split()[0])
+            children = subprocess.run(
+                ["pgrep", "-P", str(postmaster)], capture_output=True, text=True, check=True
+            )
+            frozen = [postmaster, *map(int, children.stdout.split())]
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            started = time.monotonic()
+            response = httpx.post(url, json=body, timeout=30)
+            assert time.monotonic() - started < 10
+    finally:
+        for pid in frozen:
+            os.kill(pid, signal.SIGCONT)
+        postgres.stop(mode="immediate")
+        shutil.rmtree(base, ignore_errors=True)
+    assert response.status_code == 503, response.text
+    assert response.json()["code"] == "service_unavailable"
+    assert int(response.headers["Retry-After"]) > 0

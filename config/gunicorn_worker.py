@@ -1,0 +1,153 @@
+"""gunicorn's sync worker, answering the API's clients in the API's error shape.
+
+gunicorn answers some requests itself, before Django sees them: a request it cannot parse
+(a malformed header, a request line over 4094 bytes, headers over its limits, a bad
+``Content-Length`` or ``Transfer-Encoding``) and a request its worker was killed in the
+middle of (the worker timeout, 30 s: a database that froze). Its answer is a small HTML
+page, which an API client cannot read. Under ``/api/`` this worker keeps gunicorn's
+handling (the status, its log lines, the closed connection) and sends the body as
+``{"code", "message"}`` (``config.api_guard.STATUS_ANSWERS``); a request killed by the
+worker timeout is a 503 ``service_unavailable`` with ``Retry-After``, as the deploy's
+proxy answers while the app does not answer at all. Elsewhere gunicorn's page is kept.
+
+Which requests are the API's: the request target, peeked from the socket before
+gunicorn's parser reads it (a request whose line could not be parsed has no other
+trace of its path). ``deploy/gunicorn.conf.py`` names this class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from gunicorn import util
+from gunicorn.workers.sync import SyncWorker
+
+# Enough for the method and the start of an absolute-form target.
+PEEK_BYTES = 256
+RETRY_AFTER = "5"
+
+
+def is_api_target(head: bytes) -> bool:
+    """Whether the request whose first bytes are ``head`` asks for a path under
+    ``/api/``.
+
+    >>> is_api_target(b"GET /api/v1/daily/ HTTP/1.1\\r\\n")
+    True
+    >>> is_api_target(b"POST http://example.com/%61pi/v1/x HTTP/1.1")
+    True
+    >>> is_api_target(b"GET /play/1/ HTTP/1.1"), is_api_target(b"GET /api")
+    (False, False)
+    """
+    from config.api_guard import API_PREFIX
+
+    parts = head.lstrip(b"\r\n").split(b"\r\n", 1)[0].split(b" ", 2)
+    if len(parts) < 2:
+        return False
+    target = parts[1].decode("latin-1")
+    path = urlsplit(target).path if not target.startswith("/") else target.split("?", 1)[0]
+    return unquote(path).startswith(API_PREFIX)
+
+
+class _Captured:
+    """Stands for the client socket while gunicorn writes its error page: keeps the
+    bytes instead of sending them."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def gettimeout(self) -> float:
+        return 0.0
+
+    def setblocking(self, flag: bool) -> None:
+        pass
+
+    def sendall(self, data: bytes) -> None:
+        self.data += data
+
+
+def json_error(status: int, reason: str) -> bytes:
+    """The whole HTTP answer (status line, headers, body) in the API's error shape; a
+    503 says when to retry."""
+    from django.utils.translation import gettext
+
+    from config.api_errors import error_body
+    from config.api_guard import STATUS_ANSWERS
+
+    headers = ["Connection: close", "Content-Type: application/json"]
+    if status == 503:
+        headers.append(f"Retry-After: {RETRY_AFTER}")
+    if status in STATUS_ANSWERS:
+        code, message = STATUS_ANSWERS[status][0], str(STATUS_ANSWERS[status][1])
+    else:
+        code = "server_error" if status >= 500 else "error"
+        message = gettext("The request failed (HTTP status %(status)d).") % {"status": status}
+    body = json.dumps(error_body(code, message)).encode()
+    head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{h}\r\n" for h in headers)
+    return head.encode("latin-1") + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+class ApiErrorsWorker(SyncWorker):
+    """gunicorn's sync worker; only the bodies of its own error answers under ``/api/``
+    differ (module docstring)."""
+
+    wsgi: Any  # the app, set by gunicorn's load_wsgi
+    _api_request = False
+    _client: socket.socket | None = None
+    # Whether the app has returned its answer (gunicorn may be sending it) or this
+    # worker has sent one: nothing more may be written to the client.
+    _answering = False
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        app: Any = self.wsgi
+
+        def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+            try:
+                return app(environ, start_response)
+            finally:
+                self._answering = True
+
+        self.wsgi = wsgi
+
+    def handle(self, listener: Any, client: socket.socket, addr: Any) -> None:
+        self._api_request, self._answering, self._client = False, False, client
+        if not self.cfg.is_ssl:
+            # An error here is met again by gunicorn's own read, which handles it.
+            with contextlib.suppress(OSError):
+                self._api_request = is_api_target(client.recv(PEEK_BYTES, socket.MSG_PEEK))
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self._client = None
+
+    def handle_abort(self, sig: int, frame: Any) -> None:
+        """The worker timeout: the arbiter's SIGABRT, then its SIGKILL a moment later
+        (psycopg, interrupted in a query to a frozen server, spends seconds trying to
+        cancel it, so gunicorn's own error answer never came: the client's connection
+        was closed without a word). The API's client gets its 503 first."""
+        if self._api_request and self._client is not None and not self._answering:
+            self._answering = True
+            try:
+                util.write_nonblock(self._client, json_error(503, "Service Unavailable"))
+            except Exception:
+                self.log.debug("Failed to send error message.")
+        super().handle_abort(sig, frame)
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        if not self._api_request:
+            super().handle_error(req, client, addr, exc)
+            return
+        # gunicorn decides the status and logs as ever; its page is kept here, not sent.
+        page = _Captured()
+        super().handle_error(req, page, addr, exc)
+        if self._answering and isinstance(exc, SystemExit):
+            return  # the timeout's 503 is sent (handle_abort)
+        status_line = page.data.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+        try:
+            util.write_nonblock(client, json_error(int(status_line[1]), status_line[2]))
+        except Exception:
+            self.log.debug("Failed to send error message.")
