@@ -236,6 +236,11 @@ else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", _int("CONN_MAX_AGE", default=60, minimum=0))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A server that accepts and never answers (frozen, a stalled host) held each new
+        # connection without end, until gunicorn killed the worker; libpq gives up after
+        # this many seconds (the API's 503 database_unavailable). DATABASE_URL's
+        # ?connect_timeout= sets another.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
         # Django's own, with a health check that asks the socket instead of the server
         # and prepared statements for the play path (config/postgresql/base.py).
         DATABASES["default"]["ENGINE"] = "config.postgresql"
