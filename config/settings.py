@@ -473,12 +473,13 @@ def _throttle_rate(name: str, default: str) -> str:
     """A DRF rate, ``N/second``, ``N/minute``, ``N/hour`` or ``N/day``. DRF reads only the
     period's first letter (``30/month`` was 30 a minute) and a rate it cannot parse
     raised in every request's throttle, which lets the request through: the limit was
-    off without a word."""
+    off without a word. ``0/hour`` was read apart by the two caches: no limit on Redis,
+    every request refused on the embedded default's."""
     rate = str(env.str(name, default=default)).strip()
-    if not re.fullmatch(r"[0-9]+/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+    if not re.fullmatch(r"0*[1-9][0-9]*/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
         raise ImproperlyConfigured(
-            f"{name} must be a number of requests per second, minute, hour or day "
-            f"(30/minute), not {rate!r}."
+            f"{name} must be a number of requests per second, minute, hour or day, "
+            f"at least 1 (30/minute), not {rate!r}."
         )
     return rate
 

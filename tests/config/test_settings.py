@@ -95,6 +95,16 @@ def test_a_throttle_rate_drf_cannot_read_fails_at_start(name, rate):
     assert f"{name} must be a number of requests per second, minute, hour or day" in result.stderr
 
 
+def test_a_throttle_rate_of_zero_fails_at_start():
+    """``0/hour`` started, and the two caches read it apart: on Redis every request was
+    let through (the limit off: the log script found no request to wait for), on the
+    embedded default's cache every request was refused with 429."""
+    result = django_check(THROTTLE_REGISTER="0/hour")
+    assert result.returncode != 0
+    assert "THROTTLE_REGISTER must be a number of requests" in result.stderr
+    assert "at least 1" in result.stderr
+
+
 def test_a_throttle_rate_in_drfs_form_starts():
     result = django_check(THROTTLE_LOGIN="5/m", THROTTLE_REGISTER="20/hour", THROTTLE_PLAY="9/s")
     assert result.returncode == 0, result.stderr
