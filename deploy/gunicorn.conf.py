@@ -6,7 +6,7 @@ import multiprocessing
 import os
 from typing import Any
 
-from gunicorn import glogging
+from gunicorn import glogging, util
 
 
 def _whole(name: str, default: int, minimum: int) -> int:
@@ -29,7 +29,23 @@ def _loglevel() -> str:
     return raw.lower()
 
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+def _bind() -> str:
+    """gunicorn stopped on a bare traceback for a port out of range or not a number
+    (OverflowError, RuntimeError), and port 0 listened on a port nobody knew."""
+    raw = os.environ.get("GUNICORN_BIND", "").strip() or "0.0.0.0:8000"
+    try:
+        address = util.parse_address(raw)
+    except RuntimeError:
+        address = None
+    if address is None or (isinstance(address, tuple) and not 0 < address[1] <= 65535):
+        raise SystemExit(
+            "GUNICORN_BIND must be HOST:PORT with a port from 1 to 65535, unix:PATH or "
+            f"fd://N, not {raw!r}."
+        )
+    return raw
+
+
+bind = _bind()
 # Sync workers: each request holds one database connection for its whole life, and the
 # work per request is short (a few queries and the engine), so 2 x cores + 1 keeps the
 # CPUs busy while some workers wait on PostgreSQL.

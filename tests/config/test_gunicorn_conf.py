@@ -66,13 +66,17 @@ def test_web_concurrency_0_stops_gunicorn_naming_it() -> None:
     [
         ("GUNICORN_LOGLEVEL", "verbose", "GUNICORN_LOGLEVEL must be debug, info, warning"),
         ("GUNICORN_TIMEOUT", "30s", "GUNICORN_TIMEOUT must be a whole number of at least 0"),
+        ("GUNICORN_BIND", "0.0.0.0:99999", "GUNICORN_BIND must be HOST:PORT with a port from 1"),
+        ("GUNICORN_BIND", "localhost:http", "GUNICORN_BIND must be HOST:PORT with a port from 1"),
+        ("GUNICORN_BIND", "127.0.0.1:0", "GUNICORN_BIND must be HOST:PORT with a port from 1"),
     ],
 )
 def test_a_misspelt_gunicorn_variable_stops_the_start_naming_it(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
 ) -> None:
     """gunicorn read an unknown log level as `info` without a word; a timeout with a unit
-    was a bare traceback."""
+    was a bare traceback, and so was a port out of range or not a number in the bind
+    address (OverflowError, RuntimeError); port 0 listened on a port nobody knew."""
     monkeypatch.setenv(name, value)
     with pytest.raises(SystemExit, match=message):
         runpy.run_path(str(CONF))
