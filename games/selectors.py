@@ -688,8 +688,18 @@ def share_get(*, code: str, player: User | None = None) -> ShareCode:
 
 
 def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
-    share = share_get(code=code)
-    if share.round.player_id != player.pk:
+    """One of the player's own codes, revoked ones included (a sharer knows their code,
+    so revoking it again is no news to them: ``DELETE friend/{code}/`` is idempotent);
+    anyone else's is 404 like an unknown code."""
+    normalized = code_read(code)
+    share = (
+        ShareCode.objects.filter(code=normalized, round__player=player)
+        .select_related("round__player", "round__challenge")
+        .first()
+        if normalized
+        else None
+    )
+    if share is None:
         raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
 

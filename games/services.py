@@ -738,8 +738,9 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
 
 
 def share_revoke(*, code: str, player: User) -> None:
-    """The sharer ends a code: from now on it is 404 to everyone. Rounds already started
-    from it can still be finished."""
+    """The sharer ends a code: from now on it is 404 to everyone but the friends who
+    played it. Rounds already started from it can still be finished. Revoking a code
+    already revoked changes nothing and is no error (a retried ``DELETE``)."""
     share = selectors.share_get_for_sharer(code=code, player=player)
     share_codes_revoke(codes=ShareCode.objects.filter(pk=share.pk))
 

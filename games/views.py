@@ -368,6 +368,7 @@ class FriendView(APIView):
         parameters=[CODE_PARAMETER],
         responses={204: None, **ERROR_RESPONSES},
         summary="Revoke your code: no new rounds; 404 to all but the friends who played it",
+        description="Idempotent: revoking your code again is 204 and changes nothing.",
     )
     def delete(self, request: Request, code: str) -> Response:
         body_checked(request)
