@@ -8,12 +8,16 @@ without the parsing; every other request (another ``Accept``, a ``format`` overr
 view with several renderers) goes through DRF's code, after one check DRF leaves out:
 a range with ``q=0`` refuses what it matches (RFC 9110 §12.5.1), so ``Accept:
 application/json;q=0`` or ``*/*;q=0`` is 406 like ``text/html``, not an answer in JSON.
+A ``format`` override no renderer has (``?format=xml``) is the same refusal, 406
+``not_acceptable`` saying what the API answers, where DRF raised ``Http404``: the path
+exists, and "Not found." sent clients looking for a wrong address.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
@@ -32,6 +36,12 @@ class ContentNegotiation(DefaultContentNegotiation):
                 self.settings.URL_FORMAT_OVERRIDE not in request.query_params
             ):
                 return renderer, renderer.media_type
+        asked = format_suffix or request.query_params.get(self.settings.URL_FORMAT_OVERRIDE)
+        if asked and not any(renderer.format == asked for renderer in renderers):
+            raise NotAcceptable(
+                _("Unknown format: leave out format, or send format=json."),
+                available_renderers=renderers,
+            )
         selected: tuple[BaseRenderer, str] = super().select_renderer(
             request, renderers, format_suffix
         )

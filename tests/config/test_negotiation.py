@@ -14,6 +14,7 @@ from rest_framework.request import Request
 
 from config.negotiation import ContentNegotiation
 from config.renderers import OrjsonRenderer
+from tests.factories import make_player
 
 ACCEPTS = [
     None,
@@ -50,7 +51,28 @@ def selected(negotiation, accept, query, renderers):
 )
 def test_it_selects_what_drf_selects(accept, query, renderers):
     ours = selected(ContentNegotiation(), accept, query, renderers)
-    assert ours == selected(DefaultContentNegotiation(), accept, query, renderers)
+    drfs = selected(DefaultContentNegotiation(), accept, query, renderers)
+    if drfs == ("404", None):  # a format no renderer has: ours refuses it as DRF's 406
+        assert ours[0] == "406" and ours[1].code == "not_acceptable"
+    else:
+        assert ours == drfs
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/v1/rulesets/", "/api/v1/daily/", "/api/v1/games/"])
+@pytest.mark.parametrize("fmt", ["xml", "api", "JSON", "x" * 300])
+def test_a_format_the_api_does_not_have_is_406_not_acceptable_never_not_found(path, fmt):
+    """README: 406 ``not_acceptable`` when no JSON can be given. ``?format=xml`` on an
+    existing path was DRF's 404 "Not found.", which sent clients looking for a wrong
+    address; the message says what to send instead, in the reader's language."""
+    _, client = make_player()
+    response = client.get(path, {"format": fmt}, HTTP_ACCEPT_LANGUAGE="de")
+    assert response.status_code == 406, response.content
+    body = response.json()
+    assert body["code"] == "not_acceptable" and "format=json" in body["message"]
+    assert fmt not in body["message"] and response.headers["Content-Language"] == "de"
+    assert body["message"] != "Unknown format: leave out format, or send format=json."
+    assert client.get(path, {"format": "json"}).status_code == 200
 
 
 def test_the_api_uses_it(client):
