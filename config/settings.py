@@ -513,6 +513,9 @@ REST_FRAMEWORK: dict[str, Any] = {
         "register": _throttle_rate("THROTTLE_REGISTER", "20/hour"),
         "login": _throttle_rate("THROTTLE_LOGIN", "30/minute"),
         "play": _throttle_rate("THROTTLE_PLAY", "600/minute"),
+        # Hints and analyses are reads: their own budget, so a player asking for hints
+        # is never throttled from rolling and scoring.
+        "advice": _throttle_rate("THROTTLE_ADVICE", "600/minute"),
         # Friend codes are 40 random bits; looking them up and starting them has its
         # own limit, per player, so guessing gets nowhere.
         "friend": _throttle_rate("THROTTLE_FRIEND", "30/minute"),

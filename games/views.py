@@ -153,7 +153,7 @@ class GamesView(GenericAPIView):
 
 
 class RoundHintView(APIView):
-    throttle_scope = "play"
+    throttle_scope = "advice"
 
     @extend_schema(
         responses={200: HintSerializer, **ERROR_RESPONSES, **UNAVAILABLE},
@@ -165,7 +165,7 @@ class RoundHintView(APIView):
 
 
 class RoundAnalysisView(APIView):
-    throttle_scope = "play"
+    throttle_scope = "advice"
 
     @extend_schema(
         responses={200: AnalysisSerializer, **ERROR_RESPONSES, **UNAVAILABLE},

@@ -122,6 +122,7 @@ class EmbeddedStack:
             THROTTLE_REGISTER="100000/minute",
             THROTTLE_LOGIN="100000/minute",
             THROTTLE_PLAY="100000/minute",
+            THROTTLE_ADVICE="100000/minute",
         )
         return cls(base=base, port=free_port(), env=env, keep=keep)
 

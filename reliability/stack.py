@@ -276,6 +276,7 @@ class Stack:
             "THROTTLE_REGISTER": "100000/minute",
             "THROTTLE_LOGIN": "100000/minute",
             "THROTTLE_PLAY": "100000/minute",
+            "THROTTLE_ADVICE": "100000/minute",
             "GUNICORN_BIND": f"127.0.0.1:{stack.web_port}",
             "GUNICORN_LOGLEVEL": "warning",
             "WEB_CONCURRENCY": str(web_workers),

@@ -203,10 +203,10 @@ def throttled(request: HttpRequest, scope: str) -> Throttled | None:
 
 def hint_asked(request: HttpRequest) -> tuple[bool, str | None]:
     """Whether a play or party page asks for a hint (``?hint=1``) within the API's
-    ``play`` budget, and the throttle's message when it is over it."""
+    ``advice`` budget, and the throttle's message when it is over it."""
     if not request.GET.get("hint"):
         return False, None
-    refused = throttled(request, "play")
+    refused = throttled(request, "advice")
     return refused is None, refused.message if refused else None
 
 

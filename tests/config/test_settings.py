@@ -84,6 +84,7 @@ def test_a_daily_time_zone_and_grace_within_bounds_start(zone, grace):
         ("THROTTLE_LOGIN", "30 per minute"),
         ("THROTTLE_PLAY", "600"),
         ("THROTTLE_FRIEND", "30/month"),
+        ("THROTTLE_ADVICE", "60 a minute"),
     ],
 )
 def test_a_throttle_rate_drf_cannot_read_fails_at_start(name, rate):

@@ -211,3 +211,27 @@ def test_past_the_custom_table_limit_no_game_starts_without_its_hints(settings):
     new_game(client, mode="solo", ruleset="yatzy", options={"upper_bonus": [60, 50]})
     # The usual options always have their table.
     assert hint(client, new_game(client, mode="solo", ruleset="yatzy"))["best"]["kind"] == "roll"
+
+
+def test_hints_have_their_own_budget_and_never_throttle_rolls(settings):
+    """A hint is a read: asking for hints (on every roll, or several times while
+    thinking) must not use up the player's ``play`` budget and throttle their rolls.
+    Hints and analyses count against ``advice`` (``THROTTLE_ADVICE``), pages and API."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "3/minute",
+            "advice": "4/minute",
+        },
+    }
+    _, client = make_player()
+    state = new_game(client, mode="solo", ruleset="yatzy")  # play: 1
+    for _ in range(4):
+        hint(client, state)
+    refused = client.get(f"/api/v1/rounds/{state['id']}/hint/")
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert "Retry-After" in refused
+    state = roll(client, state)  # play: 2, after five hints
+    assert client.get(f"/api/v1/rounds/{state['id']}/analysis/").status_code == 429
+    roll(client, state, [0])  # play: 3

@@ -124,7 +124,7 @@ def analysis(request: HttpRequest, round_id: UUID) -> HttpResponse:
     """Each decision of a finished round against the best one, turn by turn, and the
     final score the exact table expected after each turn."""
     player: User = request.user  # type: ignore[assignment]
-    refused = throttled(request, "play")
+    refused = throttled(request, "advice")
     if refused:
         return refused.page(request)
     view = game_selectors.round_analysis_view(round_id=round_id, player=player)
