@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -273,7 +274,37 @@ def board_advent(*, year: int, season_slug: str | None = None) -> Board:
 _DECISION_KINDS = (boards.DECISIONS, boards.DECISIONS_MEAN)
 
 
-def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _StreakDay:
+    """The day a player's current streak is measured at: today, or yesterday for a
+    player still finishing yesterday's ranked round in its grace period (SPEC §4, §5:
+    that round may still extend their run, so the run ending the day before it is
+    still current, as it was at 23:59)."""
+
+    today: dt.date
+    finishing: frozenset[int] = frozenset()
+
+    def of(self, player_id: int) -> dt.date:
+        return self.today - dt.timedelta(days=1) if player_id in self.finishing else self.today
+
+
+def _streak_day(board: Board | None, player_ids: Iterable[int]) -> _StreakDay:
+    """The streak day of ``player_ids`` on ``board`` (``None``: the overall streaks).
+    Only during yesterday's grace period is a round asked for."""
+    today = clock.today()
+    yesterday = today - dt.timedelta(days=1)
+    if (board is not None and board.kind != boards.STREAK) or clock.is_revealed(yesterday):
+        return _StreakDay(today)
+    finishing = Round.objects.filter(
+        player_id__in=list(player_ids),
+        challenge__date=yesterday,
+        ranked=True,
+        status=Round.Status.IN_PROGRESS,
+    ).values_list("player_id", flat=True)
+    return _StreakDay(today, frozenset(finishing))
+
+
+def _line(row: dict[str, Any], rank: int, board: Board, today: _StreakDay) -> dict[str, Any]:
     value = row["value"]
     line = {
         "rank": rank,
@@ -287,7 +318,7 @@ def _line(row: dict[str, Any], rank: int, board: Board, today: dt.date) -> dict[
         line["current"] = streak_current(
             last_date=row["streak_last_date"],
             last_run=row["streak_last_run"],
-            today=today,
+            today=today.of(row["player_id"]),
             last_day=board.last_day,
         )
     return line
@@ -332,11 +363,15 @@ def board_page(
                 .values(*_FIELDS)[skip : skip + size]
             )
         has_next, has_previous = offset + size < count, page > 1
-    today = clock.today()
+    mine = (
+        None if player is None else _entries(board).filter(player=player).values(*_FIELDS).first()
+    )
+    shown = [row["player_id"] for row in rows] + ([mine["player_id"]] if mine else [])
+    today = _streak_day(board, shown)
     return BoardView(
         count=count,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
-        me=_me(board=board, player=player, histogram=histogram, today=today),
+        me=None if mine is None else _line(mine, histogram.rank(mine["value"]), board, today),
         page=page,
         has_next=has_next and bool(rows),
         has_previous=has_previous,
@@ -376,7 +411,6 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     """About ``size`` entries centred on the player (empty when they have no line).
     Each side is read by keyset from the player's own entry, never by counting."""
     histogram = Histogram.of(board.key)
-    today = clock.today()
     mine = _entries(board).filter(player=player).values(*_FIELDS).first()
     if mine is None:
         return BoardView(count=histogram.total, results=[], me=None, histogram=histogram.rows)
@@ -386,6 +420,7 @@ def board_around(*, board: Board, player: User, size: int) -> BoardView:
     if len(below) < size - 1 - len(above):  # near the bottom: show more above
         above = _neighbours(board, mine, size - 1 - len(below), above=True)
     rows = [*reversed(above), mine, *below]
+    today = _streak_day(board, [r["player_id"] for r in rows])
     return BoardView(
         count=histogram.total,
         results=[_line(r, histogram.rank(r["value"]), board, today) for r in rows],
@@ -426,15 +461,6 @@ def _neighbours(
             .values(*_FIELDS)[: limit - len(found)]
         )
     return found
-
-
-def _me(
-    *, board: Board, player: User | None, histogram: Histogram, today: dt.date
-) -> dict[str, Any] | None:
-    if player is None:
-        return None
-    row = _entries(board).filter(player=player).values(*_FIELDS).first()
-    return None if row is None else _line(row, histogram.rank(row["value"]), board, today)
 
 
 # Stand-ins for the board and the player in the rank lookup's statement, compiled once.
@@ -596,7 +622,6 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
     ``history`` days, oldest first, each with the expert's score on that day's dice once
     the day is revealed (else ``None``) and its ``loss`` and ``luck`` once analysed
     (SPEC §12)."""
-    today = clock.today()
     lines = {
         row["board"]: row
         for row in BoardEntry.objects.filter(
@@ -624,7 +649,9 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
         "current_streak": 0
         if streak is None
         else streak_current(
-            last_date=streak["streak_last_date"], last_run=streak["streak_last_run"], today=today
+            last_date=streak["streak_last_date"],
+            last_run=streak["streak_last_run"],
+            today=_streak_day(None, [player.pk]).of(player.pk),
         ),
         "scores": scores,
         "decisions": None

@@ -5,8 +5,19 @@ import datetime as dt
 import pytest
 
 from leaderboards.models import Season
+from leaderboards.selectors import player_record
 from tests.factories import make_player
-from tests.leaderboards.conftest import board, names, noon, ranked, ranks, travel
+from tests.leaderboards.conftest import (
+    board,
+    names,
+    noon,
+    play,
+    ranked,
+    ranked_start,
+    ranks,
+    scripted_dice,
+    travel,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,3 +128,41 @@ def test_a_season_streak_is_not_current_the_day_after_the_season_ends():
 def my_streak_in(client, season) -> tuple[int, int]:
     me = board(client, "streaks/", season=season.slug)["me"]
     return me["value"], me["current"]
+
+
+def test_a_run_stays_current_while_its_next_days_round_is_finished_in_the_grace_period():
+    """SPEC §4-5: a round started before midnight may be finished in the grace period,
+    and completing it extends the run, so until then the run ending the day before is
+    still current, on the boards (page, ``me``, around) and the player's page alike.
+    It showed 0 from midnight, then jumped back once the round was finished."""
+    user, client = make_player("ann")
+    idle, _ = make_player("bob")  # the same run, but no round started on day 3
+    for n in (1, 2):
+        ranked(user, day(n), 200)
+        ranked(idle, day(n), 200)
+    with at(dt.datetime.combine(day(3), dt.time(23, 50), tzinfo=dt.UTC)):
+        rnd, plan = ranked_start(user, day(3), 200)
+        with scripted_dice([dice for _, dice in plan]):
+            play(user, rnd, plan, range(len(plan) - 1))
+    grace = dt.datetime.combine(day(4), dt.time(0, 10), tzinfo=dt.UTC)
+    with at(grace):
+        assert my_streak(client) == (2, 2)
+        around = board(client, "streaks/", around="me")["results"]
+        first_page = board(client, "streaks/")["results"]
+        for lines in (around, first_page):
+            assert {line["username"]: line["current"] for line in lines} == {"ann": 2, "bob": 0}
+        records = (player_record(player=user), player_record(player=idle))
+        assert [record["current_streak"] for record in records] == [2, 0]
+    with at(grace + dt.timedelta(minutes=5)), scripted_dice([dice for _, dice in plan]):
+        play(user, rnd, plan, [len(plan) - 1])
+    with at(grace + dt.timedelta(minutes=10)):
+        assert my_streak(client) == (3, 3)
+    with at(grace + dt.timedelta(minutes=25)):  # the grace period is over
+        assert player_record(player=idle)["current_streak"] == 0
+    late, _ = make_player("cy")
+    for n in (1, 2):
+        ranked(late, day(n), 200)
+    with at(dt.datetime.combine(day(3), dt.time(23, 55), tzinfo=dt.UTC)):
+        ranked_start(late, day(3), 200)
+    with at(dt.datetime.combine(day(4), dt.time(0, 31), tzinfo=dt.UTC)):  # expired at 0:30
+        assert player_record(player=late)["current_streak"] == 0
