@@ -770,9 +770,17 @@ def friend_round_start(*, code: str, player: User, view: str) -> tuple[Round, bo
         raise ServiceError(_("This is your own round's code."), code="own_share")
     if shared.challenge is not None:
         rnd, created = round_start_daily(player=player, day=shared.challenge.date)
-        # The daily round becomes this challenge's round, unless another code has it.
+        # The daily round becomes this challenge's round, unless another code has it:
+        # then, as for any dice, the unfinished round of another code is to be finished
+        # first (returned as this code's, its comparison would never show here).
         Round.objects.filter(pk=rnd.pk, share__isnull=True).update(share=share, view=view)
         rnd.refresh_from_db()
+        if rnd.share_id != share.pk:
+            raise ConflictError(
+                _("You have an unfinished round on these same dice; finish it first."),
+                code="same_dice_unfinished",
+                extra=selectors.round_payload(rnd),
+            )
         return rnd, created
     with transaction.atomic():
         # The player's row lock: of two racing starts on two codes of one seed, the

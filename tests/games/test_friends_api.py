@@ -198,6 +198,40 @@ def test_a_shared_daily_is_the_friends_ranked_daily_while_the_day_is_open():
     assert board["me"]["value"] == final["total"]  # it counts as the friend's day
 
 
+def test_a_second_code_on_the_daily_while_the_first_codes_round_is_unfinished_is_409():
+    """README: while you have an unfinished round on some dice, a second code on the
+    same dice is 409 ``same_dice_unfinished`` with that round in ``current``. Two codes
+    of one day's daily are the same dice: the second answered 200 with the first code's
+    round, so the player played it as the second code's and its comparison never
+    showed there (``my_round`` null, and afterwards only a practice replay)."""
+    with time_machine.travel(NOON, tick=False):
+        codes = []
+        for _ in range(2):
+            _, sharer = make_player()
+            ranked = sharer.post("/api/v1/daily/2026-11-20/rounds/").json()
+            codes.append(share(sharer, play_round(sharer, ranked["id"]))["code"])
+        first, second = codes
+        _, friend = make_player()
+        mine = roll(friend, start(friend, first, view="target").json())
+        refused = start(friend, second)
+        assert refused.status_code == 409, refused.json()
+        assert refused.json()["code"] == "same_dice_unfinished"
+        assert refused.json()["current"]["id"] == mine["id"]
+        assert refused.json()["current"]["share"] == first
+        assert Round.objects.get(pk=mine["id"]).view == "target"  # unchanged
+        assert start(friend, first).status_code == 200  # its own code resumes it
+        # A daily round started without a code is the first code's to take.
+        _, other = make_player()
+        own = other.post("/api/v1/daily/2026-11-20/rounds/").json()
+        taken = start(other, second)
+        assert taken.status_code == 200 and taken.json()["id"] == own["id"]
+        assert taken.json()["share"] == second
+        # Once the first code's round is over, the second starts a practice round.
+        play_round(friend, mine["id"])
+        replay = start(friend, second).json()
+        assert (replay["ranked"], replay["share"]) == (False, second)
+
+
 def test_after_its_day_a_shared_daily_is_an_unranked_replay():
     with time_machine.travel(NOON, tick=False):
         _, sharer = make_player()
