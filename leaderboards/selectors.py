@@ -502,8 +502,9 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
 
     A door is ``locked`` before its day, ``open`` on its day (or while the player's
     ranked round may still be finished in the grace period), ``played`` once its ranked
-    round is complete (with score and rank on that day's board), ``empty`` for a past
-    day that had no daily challenge (before the service ran), else ``missed``; a
+    round is complete (with score and rank on that day's board), ``missed`` once an
+    administrator has excluded it (on its day too), ``empty`` for a past day that had
+    no daily challenge (before the service ran), else ``missed``; a
     visitor, who has no rounds, sees ``past`` instead of ``played`` or ``missed``. A past
     door whose challenge exists is ``replayable``: it starts an unranked replay (not
     while it is still ``open``: a start then resumes the ranked round).
@@ -512,18 +513,22 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
     first, last = boards.advent_range(year)
     today = clock.today()
     ranked: dict[dt.date, tuple[str, int | None]] = {}
+    excluded: set[dt.date] = set()
     ranks: dict[str, int] = {}
     if player is not None:
-        ranked = {
-            d: (status, total)
-            for d, status, total in Round.objects.filter(
-                player=player,
-                ranked=True,
-                excluded_at__isnull=True,  # an excluded round counts nowhere, like a deleted one
-                challenge__date__gte=first,
-                challenge__date__lte=last,
-            ).values_list("challenge__date", "status", "total")
-        }
+        for d, round_status, score, excluded_at in Round.objects.filter(
+            player=player,
+            ranked=True,
+            challenge__date__gte=first,
+            challenge__date__lte=last,
+        ).values_list("challenge__date", "status", "total", "excluded_at"):
+            if excluded_at is None or round_status == Round.Status.IN_PROGRESS:
+                ranked[d] = (round_status, score)
+            else:
+                # An excluded round counts nowhere, like a deleted one: its door is
+                # missed, on its own day too (that day's ranked round is spent: a start
+                # is practice, so the door does not open again).
+                excluded.add(d)
         keys = [boards.daily_key(first + dt.timedelta(days=n)) for n in range(24)]
         ranks = {
             key: rank
@@ -544,6 +549,8 @@ def advent_calendar(*, player: User | None, year: int) -> dict[str, Any]:
         status, total = ranked.get(day, (None, None))
         if day > today:
             state = "locked"
+        elif day in excluded:
+            state = "missed"
         elif status == Round.Status.COMPLETED:
             state = "played"
         elif day == today or (status == Round.Status.IN_PROGRESS and not clock.is_revealed(day)):

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 
 from daily.services import challenge_get_or_create
+from games.skill import round_exclude, round_reinstate
 from leaderboards import services
 from leaderboards.models import Season
 from tests.factories import make_player
@@ -77,6 +78,30 @@ def test_a_door_open_in_the_grace_period_offers_no_replay_until_its_round_is_ove
     assert (grace["state"], grace["replay"]) == ("open", None)
     assert after["state"] == "missed"
     assert replay["id"] != ranked_id and replay["ranked"] is False
+
+
+def test_the_door_of_an_excluded_round_is_missed_on_its_own_day_too():
+    # docs/leaderboards.md: an excluded round is on no board and its door is missed. On
+    # its own day the door said "open" (its "Open: play" starts a practice round: the
+    # day's ranked round is spent) and reinstating it brings the door back.
+    me, client = make_player("me")
+    rnd = ranked(me, dec(5), 300)
+    assert round_exclude(rnd=rnd)
+    with travel(noon(dec(5), 30)):
+        excluded = doors(client)
+    assert round_reinstate(rnd=rnd)
+    with travel(noon(dec(5), 30)):
+        reinstated = doors(client)
+    door = excluded["doors"][4]
+    assert (door["state"], door["score"], door["rank"], door["replay"]) == (
+        "missed",
+        None,
+        None,
+        None,
+    )
+    assert (excluded["total"], excluded["rank"]) == (0, None)
+    assert (reinstated["doors"][4]["state"], reinstated["doors"][4]["score"]) == ("played", 300)
+    assert (reinstated["total"], reinstated["rank"]) == (300, 1)
 
 
 def test_a_past_door_starts_an_unranked_replay():
