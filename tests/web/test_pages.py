@@ -19,6 +19,7 @@ from daily import clock
 from daily.services import challenge_get_or_create
 from games import services as game_services
 from games.models import Round
+from games.skill import round_exclude
 from leaderboards.models import Season
 from tests.factories import make_player
 from tests.leaderboards.conftest import noon, ranked, travel
@@ -99,6 +100,21 @@ def test_the_front_page_shows_the_score_and_rank_of_the_day():
     assert 'data-status="completed"' in page
     assert "<strong data-total>250</strong>" in page
     assert "Rank 2 on today's board." in page
+
+
+def test_the_front_page_says_an_excluded_round_of_the_day_counts_on_no_board():
+    # It said "Your rank appears on the board in a moment.": the rank never comes, as
+    # the round is on no board until an administrator reinstates it.
+    me, client = logged_in()
+    today = clock.today()
+    rnd = ranked(me, today, 250)
+    assert round_exclude(rnd=rnd)
+    with travel(noon(today, 30)):
+        page = text(client.get("/"))
+    assert "<strong data-total>250</strong>" in page
+    assert "Your rank appears on the board in a moment." not in page
+    assert 'data-decisions-result="excluded"' in page
+    assert "An administrator has taken this round off the boards" in page
 
 
 # -- playing ----------------------------------------------------------------------------
