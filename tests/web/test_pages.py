@@ -317,6 +317,20 @@ def test_streak_and_best_day_boards_and_their_seasons():
     assert client.get("/boards/best-day/", {"page": "x"}).status_code == 400
 
 
+def test_a_season_named_by_its_id_is_the_one_the_picker_and_the_links_show():
+    # ?season= takes a slug or an id (docs/leaderboards.md); by its id the page showed
+    # the season's board under a picker that said "All time".
+    me, client = logged_in()
+    today = clock.today()
+    winter = Season.objects.create(name="Winter", slug="winter", start_date=today, end_date=today)
+    Season.objects.create(name="Spring", slug="spring", start_date=today, end_date=today)
+    ranked(me, today, 200)
+    page = text(client.get("/boards/best-day/", {"season": str(winter.pk)}))
+    assert '<option value="winter" selected>Winter</option>' in page
+    assert 'href="/boards/streaks/?season=winter"' in page
+    assert 'href="/boards/best-day/?around=me&amp;season=winter"' in page
+
+
 def test_the_advent_board_has_the_seasons_with_advent_days():
     _, client = logged_in()
     Season.objects.create(

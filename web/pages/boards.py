@@ -39,6 +39,8 @@ def _board_page(
         return error_page(request, _("That is not a page of this board."), status=400)
     season = query.validated_data.get("season")
     board = resolve(season)
+    if season is not None:  # named by its id, the season is still shown and linked by its slug
+        season = board_selectors.season_get(slug=season).slug
     player = player_or_none(request)
     # A visitor has no line to be around: they get the board's first page.
     around = query.validated_data.get("around") == "me" and player is not None
