@@ -70,6 +70,8 @@ SERVER_ENV = {
     "BENCH_ENDPOINTS": "true",
     # The throttle still runs on every play request; it must not refuse the load.
     "THROTTLE_PLAY": "1000000/minute",
+    # The hints and analyses of the advice phase have their own budget.
+    "THROTTLE_ADVICE": "1000000/minute",
 }
 
 
