@@ -344,6 +344,8 @@ def board_page(
             "player_id": cursor.player_id,
         }
         rows = _neighbours(board, anchor, size + 1, above=not cursor.forward)
+        if not rows:  # past an end (a stale link, the board since shrunk): as by number
+            raise NotFoundError(_("Invalid page."), code="invalid_page")
         more = len(rows) > size
         rows = rows[:size] if cursor.forward else list(reversed(rows[:size]))
         has_next = more if cursor.forward else True

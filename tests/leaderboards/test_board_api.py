@@ -140,12 +140,19 @@ def test_next_and_previous_links_read_by_cursor_and_agree_with_numbered_pages(se
                 _token("b|1|9999-12-31T23:59:59-23:59|1"),
             )
         ]
+        # After the last entry (a stale next link once the board shrank): no page there,
+        # as for a number past the end (it was an empty page whose previous link was 404).
+        past_end = client.get(
+            "/api/v1/leaderboards/best-day/",
+            {"page": 5, "cursor": Cursor(True, 0, dt.datetime.now(dt.UTC), 1).encode()},
+        )
     assert "cursor=" in forward[1]["next"] and "cursor=" not in forward[1]["previous"]
     assert [names(b) for b in forward] == [names(b) for b in numbered]
     assert [names(b) for b in reversed(backward)] == [names(b) for b in numbered]
     assert [ranks(b) for b in forward] == [[1, 1, 1], [1, 1, 1], [1, 1, 9], [10, 11]]
     assert forward[-1]["next"] is None and backward[-1] == forward[0]
     assert [(r.status_code, r.json()["code"]) for r in forged] == [(400, "invalid_input")] * 4
+    assert (past_end.status_code, past_end.json()["code"]) == (404, "invalid_page")
 
 
 def _token(text):
