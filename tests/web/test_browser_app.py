@@ -76,10 +76,12 @@ def test_offline_the_worker_shows_its_offline_page_and_keeps_no_players_page(ope
     assert colour == "rgb(10, 88, 202)"  # the stylesheet, from the worker's cache
     screenshot(page, "offline")
 
+    # "Try again" asks for the page the player was on, not the front page.
     page.context.set_offline(False)
-    page.goto("/games/")
+    page.get_by_role("link", name="Try again").click()
+    page.wait_for_selector("h1:has-text('Your games')")
     assert page.locator("[data-offline]").count() == 0
-    assert "Your games" in page.locator("h1").inner_text()
+    assert page.evaluate("location.pathname") == "/games/"
 
 
 def test_a_form_sent_offline_shows_the_offline_page_and_changes_nothing(open_page):
