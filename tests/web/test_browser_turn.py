@@ -232,3 +232,53 @@ def test_without_javascript_a_scratch_asks_on_its_own_page_first(open_page):
     page.wait_for_selector(f"[data-filled='{box}']")
     rnd.refresh_from_db()
     assert rnd.snapshot["scorecard"][box] == 0
+
+
+FAILED = {
+    "server": "Something went wrong on the server. Try again in a moment.",
+    "network": "The server cannot be reached. Check your connection, then try again.",
+}
+
+
+@pytest.mark.parametrize("failure", ["server", "network"])
+def test_a_roll_whose_answer_fails_says_so_and_keeps_the_players_place(open_page, failure):
+    """A background roll answered by a 500 (or by nothing: the network dropped) used to
+    reload the page without a word. It says what happened, in the page's language, and
+    leaves the round as it was: the holds, the address, Roll ready to press again."""
+    page = open_page(PHONE, expected=("Failed to load resource",))
+    register(page, f"fails-{failure}")
+    start_daily(page)
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    page.click("[data-die='2']")
+    address = page.url
+    page.locator("[data-box]").last.scroll_into_view_if_needed()  # far from the top
+
+    def refuse(route):
+        if failure == "network":
+            route.abort()
+        else:
+            route.fulfill(status=500, content_type="text/html", body="<h1>Server Error (500)</h1>")
+
+    page.route("**/roll/", refuse)
+    page.click("[data-action=roll]")
+    failed = page.locator("[data-dice-bar] [data-failed]")
+    failed.wait_for()
+    assert failed.inner_text().strip() == FAILED[failure]
+    top, bottom = page.evaluate(
+        "el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]",
+        failed.element_handle(),
+    )
+    assert top >= 0 and bottom <= PHONE["height"], "the message is off the screen"
+    assert page.url == address and address.endswith("?hold=2")
+    assert page.locator("[data-die='2']").get_attribute("aria-pressed") == "true"
+    assert page.locator("[data-play]").get_attribute("aria-busy") is None
+    roll = page.locator("[data-action=roll]")
+    assert roll.get_attribute("aria-busy") is None and "Roll again" in roll.inner_text()
+    actions = Round.objects.get(player__username=f"fails-{failure}").snapshot["actions"]
+    assert actions == [{"type": "roll", "hold": []}]
+
+    page.unroute("**/roll/")
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    assert page.locator("[data-failed]").count() == 0
+    actions = Round.objects.get(player__username=f"fails-{failure}").snapshot["actions"]
+    assert actions[-1] == {"type": "roll", "hold": [2]}

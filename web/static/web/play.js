@@ -97,17 +97,19 @@
     watchRank();
   }
 
+  // Puts the round's part of an answered page in place; false when the answer has none.
   function swap(url, html, action, moveFocus) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.querySelector("[data-play]");
     var root = play();
-    if (!fresh || !root) { window.location.assign(url); return; }
+    if (!fresh || !root) { return false; }
     root.replaceWith(document.importNode(fresh, true));
     announce(doc, fresh);
     document.title = doc.title;
     if (window.history && window.history.replaceState) { window.history.replaceState(null, "", url); }
     if (moveFocus !== false) { focusAfter(play(), action); }
     updated();
+    return true;
   }
 
   function get(url) {
@@ -133,22 +135,54 @@
   // that asked says what is going on, and another press waits for this one.
   function setBusy(root, button) {
     root.setAttribute("aria-busy", "true");
-    if (!button) { return; }
+    if (!button) { return null; }
+    var label = button.innerHTML;
     button.classList.add("busy");
     button.setAttribute("aria-busy", "true");
-    var label = button.getAttribute("data-busy-label");
-    if (label) { button.textContent = label; }
+    var busyLabel = button.getAttribute("data-busy-label");
+    if (busyLabel) { button.textContent = busyLabel; }
+    return label;
+  }
+
+  // An answer that is no page of the round (the server failed: a 500, a 503 while the
+  // database restarts) or no answer at all (the network is gone): the round stays as it
+  // was shown, holds and place included, and the dice bar says what happened in the
+  // page's language (its data-failed-server/-network texts): the bar is on screen
+  // wherever the player has scrolled to, the message region at the top may not be. The
+  // next answer's round replaces the bar, and the message with it.
+  function failed(root, button, label, why) {
+    root.removeAttribute("aria-busy");
+    if (button && button.isConnected) {
+      button.classList.remove("busy");
+      button.removeAttribute("aria-busy");
+      if (label !== null) { button.innerHTML = label; }
+    }
+    var bar = root.querySelector("[data-failed-server]");
+    if (!bar) { window.location.reload(); return; }
+    var old = bar.querySelector("[data-failed]");
+    if (old) { old.remove(); }
+    var p = document.createElement("p");
+    p.className = "message error";
+    p.setAttribute("role", "alert");
+    p.setAttribute("data-failed", why);
+    p.textContent = bar.getAttribute(why === "network" ? "data-failed-network" : "data-failed-server");
+    bar.insertBefore(p, bar.firstChild);
   }
 
   function load(request, action, button, moveFocus) {
     var root = play();
     if (busy || !root) { return; }
     busy = true;
-    setBusy(root, button);
+    var label = setBusy(root, button);
     request().then(function (response) {
-      return response.text().then(function (html) { swap(response.url, html, action, moveFocus); });
-    }).catch(function () {
-      window.location.reload();
+      return response.text().then(function (html) {
+        if (swap(response.url, html, action, moveFocus)) { return; }
+        // Another page (the log-in page once the session has ended) is gone to.
+        if (response.ok) { window.location.assign(response.url); return; }
+        failed(root, button, label, "server");
+      }, function () { failed(root, button, label, "network"); });
+    }, function () {
+      failed(root, button, label, "network");
     }).then(function () { busy = false; });
   }
 
