@@ -483,13 +483,17 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
     API shows it (``round``), whether it has hints and an analysis (``advice``), the
     hint when asked for and allowed (``hint``, else ``hint_refused``: why there is none,
     as the player reads it), the live friend code of a finished round with who played
-    it (``share``), and the friend challenge the round was started from (``challenge``:
-    what :func:`friend_view` lets the friend see)."""
+    it (``share``), the friend challenge the round was started from (``challenge``:
+    what :func:`friend_view` lets the friend see), and at a turn's start the box the
+    last turn scored with what it added to the total (``last_score``, a joker's extra
+    bonus included)."""
     rnd = round_get_for_player(round_id=round_id, player=player)
     game = round_game(rnd)
     state = round_payload(rnd, game)
+    turn_start = state["status"] == Round.Status.IN_PROGRESS and game.rolls_used == 0
     view: dict[str, Any] = {
         "round": state,
+        "last_score": _last_score(game) if turn_start else None,
         **_advice_view(rnd, state, hint=hint),
         "share": None,
         "challenge": None,
@@ -504,6 +508,21 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
             shared = share_get(code=state["share"], player=player)
             view["challenge"] = friend_view(share=shared, player=player)
     return view
+
+
+def _last_score(game: yatzy.Game) -> dict[str, Any] | None:
+    """The box the game's last action scored and what that score added to the total:
+    the box's points and any extra bonus it earned (Yahtzee's joker: 100 for a further
+    yahtzee), so what a page reads out is what the scorecard adds; ``None`` unless the
+    last action is a score."""
+    actions = game.actions
+    if not actions or actions[-1]["type"] != "score":
+        return None
+    category = actions[-1]["category"]
+    before = yatzy.Game.replay(game.ruleset, game.seed, actions[:-1])
+    points = game.scorecard[category]
+    assert points is not None  # the box the last action filled
+    return {"category": category, "points": points + game.extra_bonus - before.extra_bonus}
 
 
 # -- the player's games -----------------------------------------------------------------

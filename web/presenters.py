@@ -172,11 +172,14 @@ def round_card(
     score_url: str | None = None,
     seat: int | None = None,
     standing: dict[str, Any] | None = None,
+    last_score: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the play page shows of a round (``state``: the API's round payload) of any
     mode: the dice with the holds in ``query``, the scorecard with each open box's
     points now, the upper bonus pace, the computer's card, and a finished daily round's
-    ``standing``. A party's page passes its own URLs and the ``seat`` its forms act for."""
+    ``standing``; at a turn's start, the box the last turn scored and what it added
+    (``last_score``, from ``games.selectors.round_view``). A party's page passes its own
+    URLs and the ``seat`` its forms act for."""
     ruleset = yatzy.get_ruleset(state["ruleset"], **state["rules"])
     pace = yatzy.bonus_pace(ruleset, state["scorecard"])
     playing = state["status"] == Round.Status.IN_PROGRESS
@@ -220,7 +223,7 @@ def round_card(
     url = play_url or reverse("web:play", kwargs={"round_id": round_id})
     return {
         "round": state,
-        "scored": _scored(state) if playing and state["roll"] == 0 and seat is None else None,
+        "scored": _scored(last_score) if playing and state["roll"] == 0 and seat is None else None,
         "day": dt.date.fromisoformat(state["date"]) if state["date"] else None,
         "ruleset_name": ruleset_title(state["ruleset"]),
         "dice": dice,
@@ -242,14 +245,13 @@ def round_card(
     }
 
 
-def _scored(state: dict[str, Any]) -> dict[str, Any] | None:
-    """The box the last turn scored and its points, read out at the next turn's start
-    (a screen reader has no dice to read there); ``None`` before the first score."""
-    last = next((a for a in reversed(state["actions"]) if a["type"] == "score"), None)
-    if last is None:
+def _scored(last_score: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The box the last turn scored and what it added to the total (a joker's extra
+    bonus included), read out at the next turn's start (a screen reader has no dice to
+    read there); ``None`` before the first score."""
+    if last_score is None:
         return None
-    box = last["category"]
-    return {"name": str(box_name(box)), "points": state["scorecard"][box]}
+    return {"name": str(box_name(last_score["category"])), "points": last_score["points"]}
 
 
 def hint_panel(

@@ -347,6 +347,31 @@ def test_the_computers_extra_yahtzee_has_its_line_in_the_computers_column(monkey
     ), page
 
 
+def test_the_score_read_out_after_a_joker_yahtzee_counts_its_extra_100(monkeypatch):
+    # The first two turns roll five sixes: yahtzee takes 50, then the joker sends the
+    # second Yahtzee to sixes, 30 there and 100 extra; the total goes up by 130, and the
+    # line a screen reader hears at the next turn's start says 130, not the box's 30.
+    import yatzy.game
+
+    def draw(seed, turn, roll, count):
+        return ((6, 6, 6, 6, 6) if turn < 2 else (1, 2, 3, 4, 6))[:count]
+
+    monkeypatch.setattr(yatzy.game, "draw", draw)
+    _, client = logged_in()
+    path = new_game(client, "solo", **defaults("yahtzee"))
+    for turn, category in enumerate(["yahtzee", "sixes"]):
+        client.post(f"{path}roll/", {"turn": turn, "roll": 0})
+        client.post(f"{path}score/", {"turn": turn, "category": category})
+    rnd = round_of(path)
+    assert rnd.snapshot["extra_bonus"] == 100
+    page = text(client.get(path))
+    assert "You scored 130 in Sixes." in page, page
+    # A score without an extra bonus is read out as the box's points alone.
+    client.post(f"{path}roll/", {"turn": 2, "roll": 0})
+    client.post(f"{path}score/", {"turn": 2, "category": "chance"})
+    assert "You scored 16 in Chance." in text(client.get(path))
+
+
 # -- friend challenges ------------------------------------------------------------------
 
 

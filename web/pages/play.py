@@ -55,7 +55,9 @@ def play(request: HttpRequest, round_id: UUID) -> HttpResponse:
             total=state["total"],
             ranked=state["ranked"],
         )
-    card = presenters.round_card(state, request.GET, standing=standing)
+    card = presenters.round_card(
+        state, request.GET, standing=standing, last_score=view["last_score"]
+    )
     title = presenters.round_title(state, card["ruleset_name"])
     hint = None
     if view["advice"] and state["status"] == Round.Status.IN_PROGRESS and (asked or refused):
