@@ -7,13 +7,17 @@ headings)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+import time_machine
 
 from accounts.models import User
 from daily import clock
+from daily.services import challenge_get_or_create
 from games import services as game_services
 from tests.leaderboards.conftest import ranked
-from tests.web.conftest import PHONE, after_swap, register
+from tests.web.conftest import PASSWORD, PHONE, after_swap, register
 from tests.web.test_browser_first_contact import LANGUAGES
 
 pytestmark = pytest.mark.live
@@ -107,3 +111,56 @@ def test_a_rules_examples_points_stay_on_one_line_in_every_language(open_page):
             ".map(el => new Set([...el.getClientRects()].map(r => Math.round(r.top))).size)"
         )
         assert lines and set(lines) == {1}, f"{language}: {lines}"
+
+
+# Each word inside an advent door that the page breaks over two lines.
+BROKEN_DOOR_WORDS = """() => {
+  const broken = [];
+  for (const door of document.querySelectorAll("[data-door]")) {
+    const walker = document.createTreeWalker(door, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) {
+          broken.push(match[0]);
+        }
+      }
+    }
+  }
+  return [...new Set(broken)];
+}"""
+
+
+def test_the_advent_doors_break_between_words_not_inside_one(open_page):
+    """On a phone the doors were three to a row, 74 px inside at 320 px: German's empty
+    door read "keine Herausforderu / ng" at 390 and 320 px, and a visitor's "Anmelden
+    und spielen" and French "Se connecter" broke inside the word at 320 px. Japanese,
+    without spaces, breaks between phrases (the test above)."""
+    with time_machine.travel(dt.datetime(2026, 12, 6, 12, tzinfo=dt.UTC), tick=True):
+        for day in range(3, 7):
+            challenge_get_or_create(day=dt.date(2026, 12, day))
+        other = User.objects.create_user(username="tür", password=PASSWORD)
+        ranked(other, dt.date(2026, 12, 3), 288)
+        visitor = open_page(NARROWEST)
+        player = open_page(NARROWEST)
+        register(player, "nils")
+        ranked(User.objects.get(username="nils"), dt.date(2026, 12, 4), 301)
+        broken = []
+        for language in LANGUAGES:
+            if language == "ja":
+                continue
+            User.objects.filter(username="nils").update(language=language)
+            visitor.context.set_extra_http_headers({"Accept-Language": language})
+            for page in (visitor, player):
+                for width in (320, 390):
+                    page.set_viewport_size({"width": width, "height": NARROWEST["height"]})
+                    for path in ("/", "/advent/2026/"):
+                        page.goto(path)
+                        assert page.locator("html").get_attribute("lang") == language
+                        words = page.evaluate(BROKEN_DOOR_WORDS)
+                        if words:
+                            who = "player" if page is player else "visitor"
+                            broken.append(f"{path} ({who}) in {language} at {width} px: {words}")
+        assert not broken, broken
