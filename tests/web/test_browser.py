@@ -252,3 +252,25 @@ def test_logging_in_and_out(page):
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url("**/")
     assert page.locator("[data-status=anonymous]").is_visible()
+
+
+def test_the_front_page_left_open_over_midnight_offers_the_new_days_round(page):
+    """A front page opened before midnight and left open counted down to 0:00:00 and
+    stayed: its Play still started the day before's round, as practice once that day
+    was over, while the player meant today's ranked one. When the countdown it ran
+    reaches zero, the page asks for the new day's."""
+    register(page, "owl")
+    with time_machine.travel(dt.datetime(2026, 11, 20, 23, 59, 57, tzinfo=dt.UTC), tick=True):
+        challenge_get_or_create(day=dt.date(2026, 11, 21))
+        page.goto("/")
+        form = page.locator("form:has([data-action=play])")
+        assert form.get_attribute("action") == "/daily/2026-11-20/play/"
+        page.wait_for_function(
+            "() => document.querySelector('[data-action=play]')"
+            ".form.action.endsWith('/daily/2026-11-21/play/')",
+            timeout=15_000,
+        )
+        page.click("[data-action=play]")
+        page.wait_for_url(re.compile(r"/play/[0-9a-f-]{36}/$"))
+        rnd = Round.objects.get(player__username="owl")
+        assert (rnd.challenge.date, rnd.ranked) == (dt.date(2026, 11, 21), True)
