@@ -282,3 +282,33 @@ def test_a_roll_whose_answer_fails_says_so_and_keeps_the_players_place(open_page
     assert page.locator("[data-failed]").count() == 0
     actions = Round.objects.get(player__username=f"fails-{failure}").snapshot["actions"]
     assert actions[-1] == {"type": "roll", "hold": [2]}
+
+
+def test_a_refusal_after_a_swap_is_on_the_screen_of_a_phone_scrolled_to_the_boxes(open_page):
+    """Two tabs on one round: the stale one's score is refused (409) and its page swaps
+    to the round as it is, with the refusal in the message region at the top of the
+    page: off the screen of a phone scrolled down to the boxes, so the player saw their
+    dice change without a word. The dice bar shows it too (for the eyes: screen readers
+    hear the region)."""
+    page = open_page(PHONE)
+    register(page, "two-tabs")
+    start_daily(page)
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    stale = page.context.new_page()
+    stale.goto(page.url)
+    after_swap(page, lambda: page.click("[data-action=roll]"))  # the round moves on
+
+    stale.locator("[data-box='chance']").scroll_into_view_if_needed()
+    after_swap(stale, lambda: stale.click("[data-box='chance']"))
+    moved = "The round has moved on since you last saw it; here is its current state."
+    assert moved in stale.locator("[data-messages]").inner_text()
+    shown = stale.locator("[data-dice-bar] [data-refused]")
+    assert shown.inner_text().strip() == moved
+    assert shown.get_attribute("aria-hidden") == "true"  # heard once, from the region
+    top, bottom = stale.evaluate(
+        "el => [el.getBoundingClientRect().top, el.getBoundingClientRect().bottom]",
+        shown.element_handle(),
+    )
+    assert top >= 0 and bottom <= PHONE["height"], "the refusal is off the screen"
+    after_swap(stale, lambda: stale.click("[data-box='chance']"))  # now it scores
+    assert stale.locator("[data-refused]").count() == 0

@@ -82,6 +82,19 @@
     var freshMessages = doc.querySelector("[data-messages]");
     if (!messages || !freshMessages) { return; }
     messages.innerHTML = freshMessages.innerHTML;
+    // A refusal (409: the round moved on in another tab; 400; the throttle) is shown in
+    // the dice bar too: the message region is at the top of the page, off the screen of
+    // a phone scrolled down to the boxes, the bar is on screen. Screen readers hear the
+    // region; the bar's copy is for the eyes only.
+    var bar = play() && play().querySelector("[data-dice-bar]");
+    var refusals = messages.querySelectorAll(".message.error");
+    if (bar && refusals.length) {
+      var shown = document.createElement("div");
+      shown.setAttribute("aria-hidden", "true");
+      shown.setAttribute("data-refused", "");
+      refusals.forEach(function (refusal) { shown.appendChild(refusal.cloneNode(true)); });
+      bar.insertBefore(shown, bar.firstChild);
+    }
     var line = fresh.querySelector("[data-scratch-ask]") || fresh.querySelector("[data-hint-best], [data-hint-error]") || fresh.querySelector("[data-announce]");
     if (!messages.textContent.trim() && line) {
       var p = document.createElement("p");
