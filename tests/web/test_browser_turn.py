@@ -312,3 +312,28 @@ def test_a_refusal_after_a_swap_is_on_the_screen_of_a_phone_scrolled_to_the_boxe
     assert top >= 0 and bottom <= PHONE["height"], "the refusal is off the screen"
     after_swap(stale, lambda: stale.click("[data-box='chance']"))  # now it scores
     assert stale.locator("[data-refused]").count() == 0
+
+
+REPEAT = """(key) => document.activeElement.dispatchEvent(new KeyboardEvent(
+  "keydown", {key, code: "Key" + key.toUpperCase(), repeat: true, bubbles: true}))"""
+
+
+def test_a_key_held_down_acts_once(page):
+    """A key held down sends the browser's auto-repeat: R held a moment too long rolled
+    again as soon as the first answer was in, spending the player's next roll, and a
+    digit held flickered its die's hold. Only the press acts; the arrows still repeat."""
+    register(page, "held-key")
+    start_daily(page)
+    after_swap(page, lambda: page.keyboard.press("r"))
+    page.evaluate(REPEAT, "r")
+    page.evaluate(REPEAT, "1")
+    page.wait_for_timeout(500)  # what a second roll would take
+    actions = Round.objects.get(player__username="held-key").snapshot["actions"]
+    assert actions == [{"type": "roll", "hold": []}]
+    assert page.locator("[data-die='0']").get_attribute("aria-pressed") == "false"
+    page.keyboard.press("ArrowDown")
+    page.evaluate(
+        """() => document.activeElement.dispatchEvent(
+          new KeyboardEvent("keydown", {key: "ArrowDown", repeat: true, bubbles: true}))"""
+    )
+    assert page.evaluate("document.activeElement.dataset.box") == "twos"

@@ -293,6 +293,13 @@
       if (next) { event.preventDefault(); next.focus(); }
       return;
     }
+    // A key held down repeats: only its press acts (R held a moment too long rolled
+    // again as soon as the first answer was in; a digit flickered its die's hold), and
+    // Enter or Space held on a button of the round does not press it again.
+    if (event.repeat) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); }
+      return;
+    }
     if (event.key === "Escape") {
       var cancel = root.querySelector("[data-scratch-cancel]");
       if (cancel) {
