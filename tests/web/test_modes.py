@@ -415,6 +415,24 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
     assert 'data-action="share"' in text(owner_client.get(path))  # can be shared anew
 
 
+def test_a_revoke_posted_twice_goes_back_to_the_round_both_times():
+    # A double click on "Yes, revoke it" posts twice; the browser shows the second
+    # answer, which was the friendly 404 "This challenge link does not work" although
+    # the code had just been revoked as asked.
+    owner, owner_client = logged_in("ada")
+    path = new_game(owner_client, "solo", **defaults("yahtzee"))
+    play_out(owner, round_of(path))
+    owner_client.post(f"{path}share/")
+    code = game_selectors.share_of_round(round_id=round_of(path).id, player=owner).code
+    first = owner_client.post(f"/f/{code}/revoke/")
+    second = owner_client.post(f"/f/{code.lower()}/revoke/", follow=True)
+    assert first.status_code == 302 and first["Location"] == path
+    assert second.redirect_chain == [(path, 302)]
+    assert f"The code {code} is revoked: its link no longer works." in text(second)
+    _, other = logged_in("eve")
+    assert other.post(f"/f/{code}/revoke/").status_code == 404  # nobody else's to revoke
+
+
 def test_an_unknown_code_is_a_friendly_404_and_only_the_sharer_may_revoke():
     owner, owner_client = logged_in("ada")
     path = new_game(owner_client, "solo", **defaults("yahtzee"))

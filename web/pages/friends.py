@@ -92,13 +92,17 @@ def friend_play(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @form_address(lambda code: reverse("web:friend", kwargs={"code": code}))
 def friend_revoke(request: HttpRequest, code: str) -> HttpResponse:
-    """The sharer ends a code; back to the shared round's page."""
+    """The sharer ends a code; back to the shared round's page. A code of theirs that is
+    already revoked (the second post of a double click) is done: the same answer."""
     player: User = request.user  # type: ignore[assignment]
     try:
         share = game_selectors.share_get_for_sharer(code=code, player=player)
         game_services.share_revoke(code=code, player=player)
     except NotFoundError:
-        return _friend_missing(request, code)
+        revoked = game_selectors.share_revoked_for_sharer(code=code, player=player)
+        if revoked is None:
+            return _friend_missing(request, code)
+        share = revoked
     messages.success(
         request, _("The code %(code)s is revoked: its link no longer works.") % {"code": share.code}
     )
