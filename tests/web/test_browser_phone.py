@@ -150,3 +150,23 @@ def test_the_scorecards_headings_break_between_words_not_inside_one(open_page):
                 if words:
                     broken.append(f"{path} in {language} at {width} px: {words}")
     assert not broken, broken
+
+
+def test_a_name_of_stacked_marks_draws_nothing_over_the_other_rows(open_page):
+    """A display name may carry combining marks (Vietnamese, Devanagari), and nothing
+    stops one letter from carrying thirty: "Z" under a tower of accents was drawn up
+    over the rows above it and the board's headings on a phone, covering other players'
+    names. A name's cell clips what its letters draw outside it."""
+    page = open_page(NARROWEST)
+    day = clock.today()
+    ranked(User.objects.create_user(username="first"), day, 300)
+    stacked = User.objects.create_user(username="stacked", display_name="Zed")
+    ranked(stacked, day, 200)
+    page.goto(f"/boards/daily/{day}/")
+    above = page.locator("table:has([data-rank]) thead").screenshot()
+    first_row = page.locator("tr[data-rank='1']").screenshot()
+    User.objects.filter(pk=stacked.pk).update(display_name="Z" + "\u0301\u0308\u0302" * 13)
+    page.reload()
+    assert "Z\u0301" in page.locator("tr[data-rank='2'] .who").inner_text()
+    assert page.locator("table:has([data-rank]) thead").screenshot() == above
+    assert page.locator("tr[data-rank='1']").screenshot() == first_row
