@@ -337,3 +337,23 @@ def test_a_key_held_down_acts_once(page):
           new KeyboardEvent("keydown", {key: "ArrowDown", repeat: true, bubbles: true}))"""
     )
     assert page.evaluate("document.activeElement.dataset.box") == "twos"
+
+
+def test_a_stale_csrf_token_leads_back_to_the_round_not_to_a_server_error(open_page):
+    """A tab whose form token went stale (the player logged in again in another tab,
+    which changes the CSRF cookie) gets Django's 403 for its roll: that is no failure of
+    the server and trying again would fail alike, so the page is loaded again, with a
+    token that works, and the next roll is taken."""
+    page = open_page(expected=("Failed to load resource",))
+    register(page, "stale-token")
+    start_daily(page)
+    cookie = next(c for c in page.context.cookies() if c["name"] == "csrftoken")
+    page.context.add_cookies([{**cookie, "value": "x" * 32}])
+    page.click("[data-action=roll]")
+    page.wait_for_load_state()
+    page.wait_for_selector("[data-play]")
+    assert page.locator("[data-failed]").count() == 0
+    assert Round.objects.get(player__username="stale-token").snapshot["actions"] == []
+    after_swap(page, lambda: page.click("[data-action=roll]"))
+    actions = Round.objects.get(player__username="stale-token").snapshot["actions"]
+    assert actions == [{"type": "roll", "hold": []}]

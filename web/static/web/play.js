@@ -188,11 +188,16 @@
     busy = true;
     var label = setBusy(root, button);
     request().then(function (response) {
+      // The server failed (a 500, the 503 of a database restart): say so, stay.
+      if (response.status >= 500) { failed(root, button, label, "server"); return; }
+      // Any other refusal of the request itself (Django's 403 for a form token gone
+      // stale when the player logged in again in another tab) is no page of the round,
+      // and trying again would fail alike: its address is loaded (a form's address
+      // leads back to its page, with a token that works).
+      if (!response.ok) { window.location.assign(response.url); return; }
       return response.text().then(function (html) {
-        if (swap(response.url, html, action, moveFocus)) { return; }
         // Another page (the log-in page once the session has ended) is gone to.
-        if (response.ok) { window.location.assign(response.url); return; }
-        failed(root, button, label, "server");
+        if (!swap(response.url, html, action, moveFocus)) { window.location.assign(response.url); }
       }, function () { failed(root, button, label, "network"); });
     }, function () {
       failed(root, button, label, "network");
