@@ -723,17 +723,6 @@ def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
     return share
 
 
-def share_revoked_for_sharer(*, code: str, player: User) -> ShareCode | None:
-    """The player's own code if it is already revoked (a Revoke sent twice: a double
-    click, a page left open), else ``None``; to anyone else a revoked code stays 404."""
-    normalized = code_read(code)
-    if not normalized:
-        return None
-    return ShareCode.objects.filter(
-        code=normalized, round__player=player, revoked_at__isnull=False
-    ).first()
-
-
 def share_url(share: ShareCode) -> str:
     """The page a friend opens: ``/f/{code}`` on the site."""
     return f"/f/{share.code}"

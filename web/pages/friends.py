@@ -99,10 +99,7 @@ def friend_revoke(request: HttpRequest, code: str) -> HttpResponse:
         share = game_selectors.share_get_for_sharer(code=code, player=player)
         game_services.share_revoke(code=code, player=player)
     except NotFoundError:
-        revoked = game_selectors.share_revoked_for_sharer(code=code, player=player)
-        if revoked is None:
-            return _friend_missing(request, code)
-        share = revoked
+        return _friend_missing(request, code)
     messages.success(
         request, _("The code %(code)s is revoked: its link no longer works.") % {"code": share.code}
     )
