@@ -842,14 +842,17 @@ def friend_view(*, share: ShareCode, player: User | None) -> dict[str, Any]:
     sharer = shared.player
     counts = None
     if shared.challenge is not None:
-        # Playing the code resumes the player's unfinished round of the day if they
-        # have one (round_start_daily), so that round is the one that counts or not.
-        resumed = mine
+        # Playing the code takes the player's unfinished round of the day if they have
+        # one (round_start_daily), so that round is the one that counts or not; unless
+        # another code has it: that one is finished first (409 same_dice_unfinished),
+        # and this code's round comes after it, as practice.
+        resumed, later = mine, False
         if resumed is None and player is not None:
             unfinished = seed_unfinished(player_id=player.pk, seed=bytes(shared.seed))
             if unfinished is not None and round_status(unfinished) == Round.Status.IN_PROGRESS:
                 resumed = unfinished
-        ranked = (
+                later = unfinished.share_id not in (None, share.pk)
+        ranked = not later and (
             resumed.ranked
             if resumed is not None
             else daily_round_ranked(player=player, challenge=shared.challenge)

@@ -219,10 +219,14 @@ def test_a_second_code_on_the_daily_while_the_first_codes_round_is_unfinished_is
         assert refused.json()["current"]["id"] == mine["id"]
         assert refused.json()["current"]["share"] == first
         assert Round.objects.get(pk=mine["id"]).view == "target"  # unchanged
+        # The second code's page says its round will be practice: it comes after this one.
+        counts = [friend.get(f"/api/v1/friend/{code}/").json()["counts"] for code in codes]
+        assert counts == ["ranked", "practice"]
         assert start(friend, first).status_code == 200  # its own code resumes it
         # A daily round started without a code is the first code's to take.
         _, other = make_player()
         own = other.post("/api/v1/daily/2026-11-20/rounds/").json()
+        assert other.get(f"/api/v1/friend/{second}/").json()["counts"] == "ranked"
         taken = start(other, second)
         assert taken.status_code == 200 and taken.json()["id"] == own["id"]
         assert taken.json()["share"] == second
