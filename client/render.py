@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rich import box
@@ -418,6 +418,12 @@ class Cropped:
             yield Segment.line()
 
 
+TOO_SMALL = (
+    "The window is too small for the round: make it bigger (80x24 fits every game), "
+    "then l draws it again."
+)
+"""What a round's screen says instead of itself on a terminal smaller than any layout."""
+
 MESSAGE_LINES = 2
 """Lines a round's screen keeps for messages whatever it shows, so the layout stays put
 from one move to the next (the messages may take more where there is room)."""
@@ -466,32 +472,58 @@ class RoundScreen:
         def lines(renderable: RenderableType) -> list[list[Segment]]:
             return console.render_lines(renderable, flat, pad=False)
 
-        def layout(boxed: bool, columns: int) -> list[list[Segment]] | None:
-            card = scorecard_table(self.state, names=self.names, pace=pace, columns=columns)
+        def layout(boxed: bool, columns: int, *, fit: bool = True) -> list[list[Segment]] | None:
+            # None where a part is wider than the terminal (with ``fit``): rich would cut
+            # the dice off at the frame's edge and a box's points to an ellipsis.
             unbounded = options.update(width=10 * width, height=None)
+
+            def wide(renderable: RenderableType) -> bool:
+                return fit and Measurement.get(console, unbounded, renderable).maximum > width
+
+            card = scorecard_table(self.state, names=self.names, pace=pace, columns=columns)
             if Measurement.get(console, unbounded, card).maximum > width:
                 # Names too long for the width (a server's own): each cut to a dozen
                 # letters, so the points beside it stay (rich would narrow every column).
                 card = scorecard_table(
                     self.state, names=self.names, pace=pace, columns=columns, name_width=12
                 )
-                # Two halves only where every number fits so; one column at any width.
-                if columns > 1 and Measurement.get(console, unbounded, card).maximum > width:
+                if wide(card):
                     return None
             parts: list[RenderableType] = [title, status]
             if playing:
                 parts.append(dice_table(dice, self.held, boxed=boxed))
+                if wide(parts[-1]):
+                    return None
             parts.append(card)
             return [line for part in parts for line in lines(part)]
 
         # The roomiest that fits; on a terminal too small for any, the last one laid out.
-        chosen: list[list[Segment]] = []
+        chosen: list[list[Segment]] | None = None
         for boxed, columns in [(True, 1), (False, 1), (True, 2), (False, 2)]:
             laid = layout(boxed, columns)
             if laid is not None:
                 chosen = laid
                 if self.height is None or len(laid) + MESSAGE_LINES <= self.height:
                     break
+        if self.height is not None and (chosen is None or len(chosen) > self.height):
+            if playing:
+                # Smaller than any layout: rather than a screen that scrolls (its top
+                # gone) or dice cut off at the edge, say so, over the turn and the
+                # messages; "l" draws the round again once the window is bigger.
+                notice = Text(TOO_SMALL, style="bold yellow")
+                chosen = lines(notice)[: self.height] + lines(status)
+                chosen = chosen[: self.height]
+                for line in chosen:
+                    yield from line
+                    yield Segment.line()
+                yield Cropped(Group(*self.messages), self.height - len(chosen))
+                return
+            # A finished round is drawn once, no key draws it again: whole, as in a
+            # pipe (the terminal's scrollback keeps what scrolls).
+            yield replace(self, height=None)
+            return
+        if chosen is None:  # a pipe narrower than any layout: one column all the same
+            chosen = layout(False, 1, fit=False) or []
         room = None if self.height is None else max(0, self.height - len(chosen))
         if room == 0 and self.messages and len(chosen) > 1:
             # A terminal too small for any layout with its message lines (60x20): the

@@ -46,10 +46,34 @@ def test_a_bigger_terminal_gets_one_column_and_the_dice_in_a_frame():
     assert any(line.startswith("11 four_of_a_kind") for line in lines)
 
 
-def test_a_terminal_too_small_for_two_columns_gets_one_and_nothing_breaks():
-    lines = screen(state_of("maxi"), 40, 10)
+def test_a_terminal_too_narrow_for_two_columns_gets_one_and_nothing_breaks():
+    lines = screen(state_of("maxi"), 44, 40)
     assert any(line.startswith("20 maxi_yatzy") for line in lines)
-    assert all(len(line) <= 40 for line in lines)
+    assert len(lines) == 40 and all(len(line) <= 44 for line in lines)
+
+
+@pytest.mark.parametrize("size", [(40, 10), (50, 13), (79, 16), (59, 17), (30, 60), (20, 3)])
+def test_a_terminal_smaller_than_any_layout_says_to_make_it_bigger_and_never_scrolls(size):
+    """Below every layout (60x20 for a solo Maxi game) the screen scrolled its top away
+    (title, turn and dice gone) or cut the dice off at the edge: it says the window is
+    too small instead, with the turn and the messages, in the lines it has."""
+    width, height = size
+    lines = screen(state_of("maxi"), width, height, [Text("Chance: 18 points.")])
+    assert len(lines) == height and all(len(line) <= width for line in lines), lines
+    assert lines[0].startswith("The window is too"), lines
+    text = " ".join(line.strip() for line in lines)
+    if height >= 8:
+        assert render.TOO_SMALL in text and "Turn 6 of 20" in text and "Chance: 18 points." in text
+    assert not any("maxi_yatzy" in line or line.startswith("face") for line in lines)
+
+
+def test_a_finished_round_on_a_small_terminal_is_shown_whole():
+    """No key draws a finished round again: on a terminal too small it is printed whole
+    (the scrollback keeps it), not replaced by the notice."""
+    state = {**state_of("maxi"), "status": "completed"}
+    lines = screen(state, 60, 8)
+    assert any(line.startswith(" 1 ones") for line in lines)
+    assert not any("too small" in line for line in lines)
 
 
 @pytest.mark.parametrize("name", ["W" * 200, "名前" * 40, "two\nlines"])
