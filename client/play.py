@@ -9,7 +9,8 @@ The keys, as the bar shows them::
     1 3 5 / 135  toggle the hold of dice 1, 3 and 5 (numbers as shown above the dice)
     s 7 / s chance   score the box of that number (or id, or name prefix); a box that
                  would score 0 (a scratch) asks once
-    ?            hint: the best moves now (solo and computer games; the daily has none)
+    ?            hint: the best moves now (solo and computer games; the daily has none
+                 until its day is over: the keys offer it only where the server gives one)
     l            look: show the round again, as the server has it
     q            leave; the round is kept on the server
     Ctrl-Z       stop the client (``fg`` brings it back and draws the round again)
@@ -27,7 +28,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -47,21 +48,45 @@ CLOSING_LINES = 5
 """Lines left under a finished round's screen: the result, how to verify it, a prompt."""
 
 
-def keys_help(dice_count: int, *, short: bool = False) -> str:
-    """The keys, for ``dice_count`` dice: in full, or ``short`` for a narrow bar.
+def offers_hints(state: Mapping[str, Any]) -> bool:
+    """Whether the server gives hints on this round, as its state tells (SPEC §4, §7):
+    none on a round of a day whose seed is not revealed (a daily, a friend's or a
+    party's round of an open challenge), none on a friend round until it is over, none
+    with saved rolls (no exact table models them).
+
+    >>> offers_hints({"mode": "solo", "date": None, "seed": None, "rules": {}})
+    True
+    >>> offers_hints({"mode": "daily", "date": "2026-12-01", "seed": None, "rules": {}})
+    False
+    """
+    if state.get("date") and not state.get("seed"):
+        return False
+    if state.get("mode") == "friend" and state.get("status") == "in_progress":
+        return False
+    return not (state.get("rules") or {}).get("saved_rolls")
+
+
+def keys_help(dice_count: int, *, short: bool = False, hints: bool = True) -> str:
+    """The keys, for ``dice_count`` dice: in full, or ``short`` for a narrow bar;
+    ``?`` only where the round has ``hints``.
 
     >>> keys_help(5, short=True)
     'r roll · 1-5 hold · s N score · ? hint · l look · q leave'
+    >>> keys_help(6, short=True, hints=False)
+    'r roll · 1-6 hold · s N score · l look · q leave'
     """
+    hint = "? hint · " if hints else ""
     if short:
-        return f"r roll · 1-{dice_count} hold · s N score · ? hint · l look · q leave"
+        return f"r roll · 1-{dice_count} hold · s N score · {hint}l look · q leave"
     return (
         f"r roll · 1-{dice_count} toggle hold (e.g. 1 3 or 13) · s N / s BOX score · "
-        "? hint · l look again · q leave"
+        f"{hint}l look again · q leave"
     )
 
 
-def bottom_bar(width: int, dice_count: int, countdowns: Sequence[str | None] = ()) -> str:
+def bottom_bar(
+    width: int, dice_count: int, countdowns: Sequence[str | None] = (), *, hints: bool = True
+) -> str:
     """The bottom bar: the keys on the left, the countdown (long, else short) on the
     right, in the longest wording that fits ``width`` columns.
 
@@ -70,7 +95,7 @@ def bottom_bar(width: int, dice_count: int, countdowns: Sequence[str | None] = (
     >>> len(bottom_bar(40, 6))
     40
     """
-    keys = [keys_help(dice_count), keys_help(dice_count, short=True)]
+    keys = [keys_help(dice_count, hints=hints), keys_help(dice_count, short=True, hints=hints)]
     clocks = [c for c in countdowns if c] or [""]
     # The keys in full, then the shorter keys, then the shorter countdown too.
     wordings = [(keys[0], clocks[0]), *((keys[1], clock) for clock in clocks)]
@@ -170,7 +195,12 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
 
 
 def parse_command(
-    text: str, *, boxes: Sequence[str], dice_count: int, names: Names = NO_NAMES
+    text: str,
+    *,
+    boxes: Sequence[str],
+    dice_count: int,
+    names: Names = NO_NAMES,
+    hints: bool = True,
 ) -> Command:
     """What a line typed at the prompt asks for.
 
@@ -192,7 +222,7 @@ def parse_command(
         said = f'"{text.strip()}": {head} takes nothing after it.'
         if all(word.isascii() and word.isdigit() for word in rest):
             return Invalid(f"{said} Hold dice first ({' '.join(rest)}), then {head}.")
-        return Invalid(f"{said} {keys_help(dice_count)}")
+        return Invalid(f"{said} {keys_help(dice_count, hints=hints)}")
     if head in ("?", "hint"):
         return Hint()
     if head in ("l", "look"):
@@ -213,7 +243,7 @@ def parse_command(
         if wrong:
             return Invalid(f"There is no die {wrong[0]}: the dice are numbered 1 to {dice_count}.")
         return Toggle(numbers)
-    return Invalid(f'"{text.strip()}" is not a move. {keys_help(dice_count)}')
+    return Invalid(f'"{text.strip()}" is not a move. {keys_help(dice_count, hints=hints)}')
 
 
 class LineReader(Protocol):
@@ -342,6 +372,8 @@ class PlaySession:
         self._reader = reader
         self._terminal: TerminalReader | None = None
         self._dice_count = 6
+        self._hints = True
+        """Whether the round shown has hints (``?`` in the keys): :func:`offers_hints`."""
         self._keys_shown = False
         self._journal_lost = False
 
@@ -351,13 +383,14 @@ class PlaySession:
 
     def _toolbar(self, width: int) -> str:
         clocks = [self.countdown(), self.countdown(short=True)]
-        return bottom_bar(width - 1, self._dice_count, clocks)
+        return bottom_bar(width - 1, self._dice_count, clocks, hints=self._hints)
 
     def show(self, state: dict[str, Any], messages: Sequence[RenderableType]) -> None:
         """Draw the round's screen: on a terminal, cleared first and sized to fit above
         the prompt and the bottom bar (which has the keys and the ticking countdown);
         without the bar (a pipe, a terminal that does not answer cursor-position
         requests) with the keys and the countdown in it."""
+        self._hints = offers_hints(state)
         height = None
         if self.console.is_terminal:
             if self.console.is_dumb_terminal:
@@ -372,7 +405,8 @@ class PlaySession:
         bar = self._terminal is not None and self._terminal.shows_bar
         # Without the bar the keys are on every screen of a terminal, and once in a log.
         if not bar and (self.console.is_terminal or not self._keys_shown):
-            messages = [Text(keys_help(self._dice_count), style="dim"), *messages]
+            keys = keys_help(self._dice_count, hints=self._hints)
+            messages = [Text(keys, style="dim"), *messages]
             self._keys_shown = True
         frame = render.round_frame(
             state,
@@ -415,7 +449,11 @@ class PlaySession:
             except (EOFError, KeyboardInterrupt):
                 return state
             command = parse_command(
-                line, boxes=boxes, dice_count=self._dice_count, names=self.names
+                line,
+                boxes=boxes,
+                dice_count=self._dice_count,
+                names=self.names,
+                hints=self._hints,
             )
             if isinstance(command, Quit):
                 return state
@@ -486,7 +524,7 @@ class PlaySession:
         if isinstance(command, Invalid):
             return state, [Text(command.message, style="red")], False
         if isinstance(command, Help):
-            return state, [Text(keys_help(self._dice_count))], False
+            return state, [Text(keys_help(self._dice_count, hints=self._hints))], False
         if isinstance(command, Look):
             return self.api.round(round_id), [], True
         if isinstance(command, Toggle):

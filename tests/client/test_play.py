@@ -17,6 +17,7 @@ from client.play import (
     Roll,
     Score,
     Toggle,
+    bottom_bar,
     keys_help,
     parse_command,
 )
@@ -193,6 +194,29 @@ def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
     play.challenge = {"closes_at": "2999-01-01T00:00:00Z", "reveal_at": "2999-01-01T00:30:00Z"}
     play.run(server.state())
     assert "Daily resets in" in output.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("changes", "hints"),
+    [
+        ({}, True),  # solo
+        ({"mode": "computer"}, True),
+        ({"mode": "daily", "date": "2026-12-01"}, False),  # an open challenge (SPEC §4)
+        ({"mode": "daily", "date": "2026-11-30", "seed": "ab" * 32}, True),  # revealed
+        ({"mode": "friend", "date": None}, False),  # until it is over
+        ({"rules": {**yatzy.get_ruleset("yatzy").options, "saved_rolls": True}}, False),
+    ],
+)
+def test_the_keys_offer_a_hint_only_where_the_server_gives_one(server, tmp_path, changes, hints):
+    """The keys (bar, help, the line after a typo) offered ``? hint`` on a daily round
+    whose day is open, where the server refuses every hint (403 hint_unavailable)."""
+    play, output = session(server, ["zz", "help"], tmp_path)
+    play.run({**server.state(), **changes})
+    text = output.getvalue()
+    assert text.count("? hint") == (3 if hints else 0), text  # keys, typo, help
+    assert text.count("l look again") == 3
+    assert ("? hint" in play._toolbar(81)) is hints
+    assert "? hint" not in bottom_bar(80, 6, ["resets in 5h"], hints=False)
 
 
 @pytest.mark.parametrize(
