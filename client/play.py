@@ -376,6 +376,8 @@ class PlaySession:
         """Whether the round shown has hints (``?`` in the keys): :func:`offers_hints`."""
         self._keys_shown = False
         self._journal_lost = False
+        self._sent: dict[str, Any] | None = None
+        """The action of the request under way (a 409 refusing it goes into the journal)."""
 
     def countdown(self, *, short: bool = False) -> str | None:
         """The countdown to the daily reset, for a round of a daily challenge."""
@@ -461,6 +463,7 @@ class PlaySession:
                 messages = [Text("Not scored.", style="yellow")]
                 fetched = False
                 continue
+            self._sent = None
             try:
                 state, messages, fetched = self.apply(command, state)
             except Conflict as conflict:
@@ -473,9 +476,19 @@ class PlaySession:
                 # party's state is not this round's, which is read again instead.
                 if current.get("id") != state["id"] or "scorecard" not in current:
                     current = self.api.round(str(state["id"]))
+                moved = (current.get("turn"), current.get("roll")) != (state["turn"], state["roll"])
+                refused = self._sent
+                noted: list[RenderableType] = (
+                    self._note(partial(self.journal.refused, refused, before=state))
+                    if refused is not None and moved
+                    else []
+                )
                 state = current
                 fetched = True
-                messages = [Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow"))]
+                messages = [
+                    *noted,
+                    Text.assemble((conflict.message, "bold yellow"), (cleared, "yellow")),
+                ]
             except ApiError as error:
                 if error.status == 401:  # logged out elsewhere: no key here will help
                     raise
@@ -536,6 +549,7 @@ class PlaySession:
             return state, [], False
         if isinstance(command, Roll):
             hold = sorted(self.held) if state.get("roll") else []
+            self._sent = {"type": "roll", "hold": hold}
             new = self.api.roll(round_id, hold=hold, turn=state["turn"], roll=state["roll"])
             noted = self._note(
                 partial(self.journal.acted, {"type": "roll", "hold": hold}, new, before=state)
@@ -543,6 +557,7 @@ class PlaySession:
             return new, noted, False
         if isinstance(command, Score):
             seen_turns = len((state.get("opponent") or {}).get("turns", []))
+            self._sent = {"type": "score", "category": command.category}
             new = self.api.score(
                 round_id, category=command.category, turn=state["turn"], roll=state["roll"]
             )

@@ -283,7 +283,11 @@ class RoundRecord:
       resuming, ``l``, a 409), not as the answer to this client's own action;
     * ``{"event": "action", "turn", "roll", "type": "roll", "hold", "dice", "total"}``
       or ``{..., "type": "score", "category", "points", "total"}``: an action the server
-      acknowledged, at the slot its answer's action log puts it, with what it answered.
+      acknowledged, at the slot its answer's action log puts it, with what it answered;
+    * ``{"event": "refused", "turn", "roll", "type", "hold" | "category"}``: an action
+      sent from that slot and refused as stale (409) with a state that had moved on:
+      the action the server's log has there is this one (applied, its answer lost) or
+      one made elsewhere at the same moment, never one the server made up.
     """
 
     round_id: str
@@ -299,6 +303,10 @@ class RoundRecord:
     def actions(self) -> list[dict[str, Any]]:
         """The acknowledged actions, oldest first."""
         return [event for event in self.events if event.get("event") == "action"]
+
+    def refusals(self) -> list[dict[str, Any]]:
+        """The actions refused as stale (409), oldest first."""
+        return [event for event in self.events if event.get("event") == "refused"]
 
     def dice_seen(self, turn: int, rolls_used: int) -> list[int] | None:
         """The dice first shown after roll ``rolls_used`` (1-based) of ``turn``, if any."""
@@ -446,6 +454,28 @@ class Journal:
         event["total"] = answer.get("total")
         record.events.append(event)
         self._save(record)
+
+    def refused(self, action: Mapping[str, Any], *, before: Mapping[str, Any]) -> None:
+        """Note an action sent from ``before`` that the server refused as stale (409),
+        the round having moved on."""
+        with _locked(self.directory):
+            record, _ = self._open(before)
+            if record is None:
+                return
+            move: dict[str, Any] = {"category": str(action.get("category"))}
+            if action.get("type") != "score":
+                move = {"hold": sorted(action.get("hold") or [])}
+            record.events.append(
+                {
+                    "event": "refused",
+                    "at": _now(),
+                    "turn": before.get("turn", 0),
+                    "roll": before.get("roll", 0),
+                    "type": "score" if action.get("type") == "score" else "roll",
+                    **move,
+                }
+            )
+            self._save(record)
 
     def _day_path(self, day: str) -> Path:
         safe = "".join(c for c in day if c.isdigit() or c == "-")

@@ -14,7 +14,8 @@
    it has one: every action the server acknowledged to this client is in the log at
    the same place (turn and roll), as it was made (the same holds, the same box);
    nothing is missing, and there is nothing this client did not send where it was
-   playing; every state it showed (dice, total) is what the log gives there. Stretches
+   playing (where it sent a move the server refused as stale, 409, the log's move is
+   that one); every state it showed (dice, total) is what the log gives there. Stretches
    of the round this client did not see (played in the browser, say) are reported as
    not checked, not as failures. Without a journal only the server's own log is
    checked, and the report says so;
@@ -277,6 +278,8 @@ def _elsewhere(events: Sequence[Mapping[str, Any]]) -> list[tuple[Slot, Slot]]:
     stretches: list[tuple[Slot, Slot]] = []
     cursor: Slot = (0, 0)
     for index, event in enumerate(events):
+        if event.get("event") == "refused":
+            continue
         slot = _slot(event)
         opened = index == 0 or event.get("event") == "action" or bool(event.get("fetched"))
         if slot > cursor and opened:
@@ -348,6 +351,10 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
     def problem(turn: int, text: str) -> None:
         problems.setdefault(turn, []).append(text)
 
+    refused: dict[Slot, list[Mapping[str, Any]]] = {}
+    for event in record.refusals():
+        refused.setdefault(_slot(event), []).append(event)
+
     for extra in doubled:
         turn, roll = _slot(extra)
         problem(
@@ -380,6 +387,19 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
                     f"this client was shown {_move_text(mine, roll, box_name)}, the seed "
                     f"gives {step.points}",
                 )
+        elif slot in refused:
+            # This client was playing here: its action was refused as stale (409). The
+            # log's is that one (applied, its answer lost), else made elsewhere at this
+            # very moment, or the server's own: which this client cannot tell, so it fails.
+            here.add(turn)
+            if not any(_same_move(sent, step.action) for sent in refused[slot]):
+                problem(
+                    turn,
+                    f"this client's {_move_text(refused[slot][-1], roll, box_name)} was "
+                    "refused as stale (409: the round had moved on), and the server's log "
+                    f"has {_move_text(theirs, roll, box_name)} there, which this client did "
+                    "not make (unless it was made in another window at that moment)",
+                )
         elif elsewhere(slot):
             away.add(turn)
         else:
@@ -404,6 +424,8 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
     cursor: Slot = (0, 0)
     for event in record.events:
         slot = _slot(event)
+        if event.get("event") == "refused":
+            continue
         if event.get("event") == "action":
             slot, dice = _next_slot(slot, event), event.get("dice")
             cursor = max(cursor, slot)

@@ -23,6 +23,7 @@ from client.play import (
 )
 from client.render import Names
 from client.storage import Journal
+from client.verify import verify_round
 from tests.client.states import round_state
 
 SEED = bytes(range(32))
@@ -187,6 +188,36 @@ def test_a_409_shows_the_rounds_current_state_and_says_once_that_holds_are_clear
     record = Journal(tmp_path).get("r1")
     assert [(e["turn"], e["roll"]) for e in record.actions()] == [(0, 0), (0, 2)]
     assert [e["fetched"] for e in record.states_shown() if e["roll"] == 2] == [True]
+
+
+@pytest.mark.parametrize(("box", "fair"), [("ones", True), ("chance", False)])
+def test_a_409_refusing_a_move_is_journaled_so_verify_catches_a_move_put_in_its_place(
+    server, tmp_path, box, fair
+):
+    """A server answering a score with 409 and a state it had moved on itself (Chance
+    scored where the player chose Ones) passed verify with a note (turn 1 "played
+    elsewhere"). The refused move is journaled: the log's move there must be it (its
+    first sending applied, its answer lost), else verify fails naming both."""
+    play, _ = session(server, ["r", "s 1", "y"], tmp_path)
+    server.interfere[2] = lambda: server.game.score(box)
+    play.run(server.state())
+    for category in [c for c in server.game.ruleset.categories if c not in ("ones", box)]:
+        server.game.roll()  # the rest played elsewhere (in the browser)
+        server.game.score(category)
+    if box != "ones":
+        server.game.roll()
+        server.game.score("ones")
+    report = verify_round(server.state(), record=Journal(tmp_path).get("r1"))
+    assert report.ok is fair, [check.text for check in report.failures]
+    if fair:
+        assert report.turns[0].journal == "here"
+    else:
+        assert report.failures[0].text == (
+            "turn 1 (chance): this client's ones after roll 1 was refused as stale (409: "
+            "the round had moved on), and the server's log has chance "
+            f"({server.game.scorecard['chance']} points) after roll 1 there, which this "
+            "client did not make (unless it was made in another window at that moment)"
+        )
 
 
 def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
