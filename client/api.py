@@ -304,8 +304,9 @@ class ApiClient:
         self.timeout = timeout
         self.deadline = deadline
         self._clock = clock
-        # Whether the last request was sent more than once: its first attempt may have
-        # been applied, its answer lost.
+        # Whether the last request was sent again after an attempt that may have been
+        # applied, its answer lost (a lost connection, a 502 or 504; not a 429 or 503,
+        # which refused it, nor a connection never made).
         self.sent_again = False
 
     def close(self) -> None:
@@ -383,13 +384,17 @@ class ApiClient:
         ``headers``); the decoded JSON answer (None for an empty one), or
         :class:`ApiError` / :class:`ConnectionLost`."""
         attempt = 0
+        self.sent_again = False
+        maybe_applied = False
         while True:
             attempt += 1
-            self.sent_again = attempt > 1
+            self.sent_again = maybe_applied
             last = attempt >= self.max_attempts
             try:
                 response = self._exchange(method, path, json, params, headers)
             except httpx.TransportError as error:
+                unsent = isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)
+                maybe_applied = maybe_applied or not unsent
                 trouble = _trouble(self.server, error, self.timeout)
                 if last:
                     raise ConnectionLost(trouble) from error
@@ -418,6 +423,7 @@ class ApiClient:
                     self._sleep(wait)
                     continue
             if status in RETRIED_STATUSES and not last:
+                maybe_applied = maybe_applied or status != 503
                 wait = max(failure.retry_after or 0.0, self._backoff(attempt))
                 if wait <= self.max_wait:
                     self._notify(

@@ -271,3 +271,30 @@ def test_a_server_failing_in_html_is_said_to_fail_not_to_be_another_site(status)
     with pytest.raises(NotTheApi, match="could not answer") as raised:
         api.request("GET", "daily/")
     assert "--server" not in str(raised.value) and "Try again later" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("first", "logs_in"),
+    [
+        (httpx.Response(429, json={"code": "throttled", "message": "Slow down."}), False),
+        (httpx.Response(503, json={"code": "unavailable", "message": "Down."}), False),
+        (httpx.ConnectError("refused"), False),  # never reached the server
+        (httpx.Response(502, text="Bad gateway"), True),  # the app may have created it
+        (httpx.ReadTimeout("timed out"), True),
+    ],
+)
+def test_a_registration_logs_in_to_a_taken_name_only_after_an_attempt_that_may_have_made_it(
+    first, logs_in
+):
+    """sent_again was true after any retry: a registration throttled (429) or refused
+    (503) at first, then finding its name taken, tried the password on that account as
+    if its own first attempt had created it."""
+    taken = httpx.Response(400, json={"code": "username_taken", "message": "Name taken."})
+    refused = httpx.Response(400, json={"code": "bad_credentials", "message": "No."})
+    handler, seen = answers(first, taken, refused)
+    api, _, _ = client_for(handler)
+    with pytest.raises(ApiError) as raised:
+        api.register("ada", "a long passphrase")
+    assert raised.value.code == "username_taken"
+    paths = [request.url.path.removeprefix("/api/v1/") for request in seen]
+    assert paths == ["accounts/register/"] * 2 + ["accounts/token/"] * logs_in
