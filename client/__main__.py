@@ -165,11 +165,26 @@ def play_options_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+def boards_options_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``boards``' options together (a day for a board of no day, a
+    year for one of no year: ignored, the board shown would not be the one asked), or
+    None."""
+    if args.day and args.date:
+        return "the day is given twice (DATE and --date): give it once"
+    if (args.day or args.date) and args.board not in ("daily", "decisions"):
+        return f"a day is for the daily or decisions board (boards daily DATE), not {args.board}"
+    if args.year and args.board != "advent":
+        return f"--year is for the advent board (boards advent --year YEAR), not {args.board}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
     """Run one command; its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "play" and (problem := play_options_error(args)):
+        parser.error(problem)
+    if args.command == "boards" and (problem := boards_options_error(args)):
         parser.error(problem)
     server = getattr(args, "server", None) or os.environ.get("YATZY_SERVER") or DEFAULT_SERVER
     try:

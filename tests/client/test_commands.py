@@ -603,6 +603,13 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["play", "--date", "2026-12-01", "--new"], "--new is for a solo or computer game"),
         (["play", "--solo", "maxi", "--practice"], "--practice is for a day's dice"),
         (["play", "--computer", "easy", "--practice"], "--practice is for a day's dice"),
+        # A day or a year for a board of none showed another board than the one asked.
+        (["boards", "best-day", "2026-12-01"], "a day is for the daily or decisions board"),
+        (["boards", "streaks", "--date", "2026-12-01"], "a day is for the daily or decisions"),
+        (["boards", "advent", "2026-12-01"], "a day is for the daily or decisions board"),
+        (["boards", "streaks", "--year", "2026"], "--year is for the advent board"),
+        (["boards", "daily", "--year", "2026"], "--year is for the advent board"),
+        (["boards", "daily", "2026-12-01", "--date", "2026-12-02"], "the day is given twice"),
     ],
 )
 def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
