@@ -911,10 +911,20 @@ def friend_target(view: Mapping[str, Any]) -> str | None:
 
     >>> friend_target({"sharer": "ada", "target": 263})
     "ada's score to beat: 263"
+    >>> friend_target({"sharer": "w" * 150, "target": 98})
+    "wwwwwwwwwwwwwwwwwww…'s score to beat: 98"
     """
     if view.get("target") is None:
         return None
-    return f"{view.get('sharer')}'s score to beat: {view['target']}"
+    # A name cut to 20 columns: a long one (150 letters may be a username) pushed the
+    # score, the one thing the title is there to show, past the edge of the title.
+    sharer = Text(_one_line(view.get("sharer")))
+    sharer.truncate(SHARER_WIDTH, overflow="ellipsis")
+    return f"{sharer.plain}'s score to beat: {view['target']}"
+
+
+SHARER_WIDTH = 20
+"""The columns a friend's name takes in the play screen's title at most."""
 
 
 def _sums(rs: yatzy.Ruleset | None, card: Mapping[str, int | None], total: object) -> list[str]:

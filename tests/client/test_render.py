@@ -109,3 +109,14 @@ def test_a_terminal_too_small_for_the_message_lines_still_shows_the_message():
         assert any(re.search(rf"(^|│) ?{number} \w", line) for line in lines), number
     # With no message to show, the title keeps its line.
     assert screen(state_of("maxi"), 60, 18)[0].startswith("Solo · maxi")
+
+
+@pytest.mark.parametrize("sharer", ["w" * 150, "名前" * 30])
+def test_a_friends_long_name_leaves_the_score_to_beat_in_the_title(sharer):
+    """The title cut "ada's score to beat: 263" at its end: a 150-letter username
+    left none of the score on an 80-column screen."""
+    target = render.friend_target({"sharer": sharer, "target": 263})
+    console = Console(width=80, color_system=None, record=True)
+    console.print(render.round_frame(state_of("maxi"), {0}, names=render.NO_NAMES, target=target))
+    title = console.export_text().splitlines()[0]
+    assert title.endswith("'s score to beat: 263") and "…" in title, title
