@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from client import __version__, commands
-from client.api import ApiError, ConnectionLost, NotTheApi, sentence
+from client.api import MISSHAPEN, ApiError, ConnectionLost, NotTheApi, sentence
 from client.storage import DEFAULT_SERVER, StorageError
 
 EPILOG = """\
@@ -178,6 +178,12 @@ def boards_options_error(args: argparse.Namespace) -> str | None:
     return None
 
 
+def _print_notes(app: commands.App, error: BaseException) -> None:
+    """What a command added to an error on its way out (how to resume a round left)."""
+    for note in getattr(error, "__notes__", []):
+        app.errors.print(Text(str(note), style="bold red"))
+
+
 def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
     """Run one command; its exit status."""
     parser = build_parser()
@@ -211,6 +217,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
         )
         if error.status == 401:
             app.errors.print("Log in again: `yatzy-play login NAME`.")
+        _print_notes(app, error)
         return 1
     except ConnectionLost as error:
         app.errors.print(Text(f"{sentence(str(error))}.", style="bold red"))
@@ -218,10 +225,9 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     except (commands.CommandError, StorageError) as error:
         app.errors.print(Text(str(error), style="bold red"))
         return 1
-    except (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError) as error:
+    except MISSHAPEN as error:
         # An answer (or a stored round) of another shape than the API's: said in a line,
-        # not a traceback; YATZY_PLAY_DEBUG=1 shows where. (ArithmeticError: a number JSON
-        # allows but Python cannot take, 1e400 read as an int.)
+        # not a traceback; YATZY_PLAY_DEBUG=1 shows where.
         if os.environ.get("YATZY_PLAY_DEBUG"):
             raise
         app.errors.print(
@@ -231,6 +237,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
                 style="bold red",
             )
         )
+        _print_notes(app, error)
         return 1
     except KeyboardInterrupt:
         return 130

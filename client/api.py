@@ -75,6 +75,12 @@ class NotTheApi(ApiError):
     included, is a JSON object; it never redirects)."""
 
 
+MISSHAPEN = (TypeError, KeyError, AttributeError, IndexError, ValueError, ArithmeticError)
+"""What reading an answer of another shape than the API's raises (a list for an object,
+a string for a number; ArithmeticError: a number JSON allows but Python cannot take,
+1e400 read as an int): said in one line, not a traceback."""
+
+
 class ConnectionLost(Exception):
     """The server could not be reached, even after retrying."""
 

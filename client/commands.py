@@ -27,7 +27,14 @@ from rich.text import Text
 
 import yatzy
 from client import render
-from client.api import ApiClient, ApiError, ConnectionLost, sendable_token, sentence
+from client.api import (
+    MISSHAPEN,
+    ApiClient,
+    ApiError,
+    ConnectionLost,
+    sendable_token,
+    sentence,
+)
 from client.play import LineReader, PlaySession
 from client.storage import Credentials, CredentialStore, Journal, StorageError
 from client.verify import NotVerifiable, points_text, verify_round
@@ -435,6 +442,11 @@ def _play_round(
             )
         )
         return 130
+    except (ApiError, *MISSHAPEN) as error:
+        # An answer that ends the session (logged out elsewhere, one of another shape):
+        # said by main, with how to come back to the round.
+        error.add_note(f"Your round is kept on the server: {resume_command(state)} resumes it.")
+        raise
     _after_round(app, final, challenge)
     return 0
 

@@ -298,6 +298,26 @@ def test_an_answer_of_another_shape_is_one_line_not_a_traceback(ada, where, tamp
     assert "is not in the form this client reads" in err and "Traceback" not in out + err
 
 
+def test_an_answer_that_ends_a_round_mid_way_says_how_to_resume_it(ada):
+    """A lost connection mid-round named the command that resumes the round; an answer
+    of another shape, or a 401 (logged out elsewhere), ended the session without it."""
+    resume = r"Your round is kept on the server: `yatzy-play play` \(or `yatzy-play play --round "
+    resume += r"[\w-]+`\) resumes it\.$"
+
+    def misshapen(path, body):
+        return {**body, "scorecard": [1]} if "/rounds/" in path else body
+
+    status, _, err = ada(
+        "play", keys=["r", lambda: setattr(ada.transport, "tamper", misshapen), "l"]
+    )
+    assert status == 1 and "is not in the form this client reads" in err
+    assert re.search(resume, err), err
+    ada.transport.tamper = None
+    status, _, err = ada("play", keys=[lambda: ada("logout"), "r"])
+    assert status == 1 and "Log in again" in err
+    assert re.search(resume, err), err
+
+
 def test_leaving_a_round_keeps_it_and_names_the_command_that_resumes_it(ada):
     status, out, _ = ada("play", keys=["r", "s chance", "q"])
     assert status == 0 and "Left the round at turn 2; it is kept on the server." in out
