@@ -114,6 +114,14 @@ def server_arg(text: str) -> str:
         raise argparse.ArgumentTypeError(
             f"{text} is not a server's address: it looks like http://127.0.0.1:8000"
         )
+    # A port past 65535 was "unreachable"; a query or fragment ended up inside every
+    # path the client asked for (…/#frag/api/v1/…), and the server was called another site.
+    if url.port is not None and not 1 <= url.port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a server's address: a port is 1 to 65535")
+    if url.query or url.fragment or "?" in text or "#" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text} is not a server's address: it has no ? or # part, as in http://127.0.0.1:8000"
+        )
     return text
 
 

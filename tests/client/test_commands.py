@@ -616,6 +616,10 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["boards", "advent", "--year", "0"], "0 is not a year"),
         (["--server", "http://[::1", "boards"], "http://[::1 is not a server's address"),
         (["boards", "--server", "ftp://x"], "ftp://x is not a server's address"),
+        (["--server", "http://127.0.0.1:99999", "boards"], "a port is 1 to 65535"),
+        (["--server", "http://127.0.0.1:0", "boards"], "a port is 1 to 65535"),
+        (["--server", "http://127.0.0.1:8000?x=1", "boards"], "it has no ? or # part"),
+        (["--server", "http://127.0.0.1:8000/#top", "boards"], "it has no ? or # part"),
         # Options of one kind of game, given to another, were silently ignored.
         (["play", "--ruleset", "yatzy"], "--ruleset is for a game against the computer"),
         (["play", "--solo", "yatzy", "--ruleset", "maxi"], "--ruleset is for a game against"),
