@@ -669,7 +669,15 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
         row.append("◀ you" if mine else "")
         table.add_row(*row, style="bold cyan" if mine else None)
     lines: list[RenderableType] = [table]
-    if not page.get("results"):
+    if not page.get("results") and page.get("count"):
+        # Around the player, on a board with lines but none of theirs.
+        lines.append(
+            Text(
+                "You are not on this board yet: without --around-me it shows its first page.",
+                style="dim",
+            )
+        )
+    elif not page.get("results"):
         lines.append(Text("No one on this board yet.", style="dim"))
     if page.get("analysed") is False:
         lines.append(

@@ -120,3 +120,13 @@ def test_a_friends_long_name_leaves_the_score_to_beat_in_the_title(sharer):
     console.print(render.round_frame(state_of("maxi"), {0}, names=render.NO_NAMES, target=target))
     title = console.export_text().splitlines()[0]
     assert title.endswith("'s score to beat: 263") and "…" in title, title
+
+
+def test_a_board_with_lines_but_none_around_the_player_does_not_say_it_is_empty():
+    """boards best-day --around-me for a player not on the board said "No one on this
+    board yet." above "3 on the board"."""
+    console = Console(width=80, color_system=None, record=True)
+    console.print(render.board_table("best-day", {"count": 3, "results": [], "me": None}))
+    text = " ".join(console.export_text().split())
+    assert "You are not on this board yet" in text and "3 on the board" in text
+    assert "No one on this board yet" not in text
