@@ -24,6 +24,7 @@ import email.utils
 import os
 import re
 import time
+import urllib.parse
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -602,6 +603,9 @@ class ApiClient:
 
     def ruleset(self, name: str, options: Mapping[str, str] | None = None) -> JSON:
         """The rules of a ruleset in the player's language (``GET rulesets/{name}/``),
-        with ``options`` as the query gives them (``forced_order=true``)."""
-        result: JSON = self.request("GET", f"rulesets/{name}/", params=dict(options or {}))
+        with ``options`` as the query gives them (``forced_order=true``). The name is one
+        segment of the path whatever it holds (``../accounts/me`` asked for the profile
+        and showed it as the rules of ``None``)."""
+        segment = urllib.parse.quote(name, safe="").replace(".", "%2E")
+        result: JSON = self.request("GET", f"rulesets/{segment}/", params=dict(options or {}))
         return result

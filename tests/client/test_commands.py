@@ -684,6 +684,18 @@ def test_rules_are_the_servers_with_the_options_given(tmp_path):
     assert "upper_bonus 75,50 84,100 0-10000 each Upper bonus: The upper total" in out
 
 
+@pytest.mark.parametrize("name", ["../accounts/me", "..", "maxi?x=1", "maxi#x", "ma xi"])
+def test_a_ruleset_name_is_one_part_of_the_path_whatever_it_holds(tmp_path, name):
+    """`rules ../accounts/me` asked for the profile and showed it as rules ("None (None)
+    · None dice · None turns"); `rules maxi?x=1` showed Maxi's."""
+    terminal = Terminal(tmp_path)
+    status, out, err = terminal("rules", name)
+    assert (status, out) == (1, "")
+    unknown = f"There is no ruleset {name} (the rulesets are maxi, yatzy, yahtzee)."
+    # A slash, even encoded, is no ruleset name the server's path can hold.
+    assert err == ("Not found. (not_found)" if "/" in name else f"{unknown} (unknown_ruleset)")
+
+
 def test_rules_and_refusals_come_in_the_players_language(tmp_path, monkeypatch):
     monkeypatch.setenv("LANG", "sv_SE.UTF-8")
     terminal = Terminal(tmp_path)
