@@ -26,7 +26,7 @@ import re
 import time
 import urllib.parse
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -545,10 +545,31 @@ class ApiClient:
 
     def games(self, *, mode: str | None = None, status: str | None = None) -> list[JSON]:
         """The first page of the player's games, newest first."""
-        params = {key: value for key, value in (("mode", mode), ("status", status)) if value}
+        return self._games_page(mode, status, 1)[0]
+
+    def games_each(self, *, mode: str | None = None) -> Iterator[JSON]:
+        """The player's games, newest first, page after page as they are read (the
+        first page holds 50: a day's round further back was not found)."""
+        number, more = 1, True
+        while more:
+            results, more = self._games_page(mode, None, number)
+            yield from results
+            number += 1
+
+    def _games_page(
+        self, mode: str | None, status: str | None, number: int
+    ) -> tuple[list[JSON], bool]:
+        """Page ``number`` of the player's games, and whether another follows."""
+        params: dict[str, str | int] = {
+            key: value for key, value in (("mode", mode), ("status", status)) if value
+        }
+        if number > 1:
+            params["page"] = number
         page = self.request("GET", "games/", params=params)
-        results: list[JSON] = page["results"] if isinstance(page, dict) else page
-        return results
+        if not isinstance(page, dict):
+            return page, False
+        results: list[JSON] = page["results"]
+        return results, bool(page.get("next")) and bool(results)
 
     def friend(self, code: str) -> JSON:
         """A friend challenge as the player sees it."""

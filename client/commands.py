@@ -596,6 +596,19 @@ def rules_command(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
+def _newest_round_of(api: ApiClient, day: str) -> str:
+    """The id of the player's newest round of ``day``, read page after page back to the
+    rounds started before the day (none of them can be of it)."""
+    before = dt.date.fromisoformat(day) - dt.timedelta(days=1)  # whatever the time zone
+    for game in api.games_each(mode="daily"):
+        if game.get("date") == day:
+            return str(game["id"])
+        started = render.parse_time(game.get("started_at"))
+        if started is not None and started.date() < before:
+            break
+    raise CommandError(f"You have no round on {day}.")
+
+
 def verify(app: App, args: argparse.Namespace) -> int:
     """Check a revealed round against its commitment, recomputing every die, and its
     action log against this machine's journal."""
@@ -605,13 +618,8 @@ def verify(app: App, args: argparse.Namespace) -> int:
         if DATE.match(args.target):
             challenge = api.daily(args.target)
             mine = challenge.get("my_round")
-            if mine:
-                round_id = str(mine["id"])
-            else:  # no ranked round that day: the newest practice round of it
-                rounds = [g for g in api.games(mode="daily") if g.get("date") == args.target]
-                if not rounds:
-                    raise CommandError(f"You have no round on {args.target}.")
-                round_id = str(rounds[0]["id"])
+            # No ranked round that day: the newest practice round of it.
+            round_id = str(mine["id"]) if mine else _newest_round_of(api, args.target)
         else:
             round_id = args.target
         state = api.round(round_id)

@@ -14,12 +14,14 @@ import re
 import stat
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import httpx
 import pytest
 import time_machine
 from django.core.wsgi import get_wsgi_application
+from django.utils import timezone as dj_timezone
 
 import yatzy
 from client.__main__ import main
@@ -520,6 +522,23 @@ def test_a_past_day_is_played_unranked_and_verified_by_its_date(ada):
     assert "The seed is revealed" in out
     status, out, _ = ada("verify", day.isoformat())
     assert status == 0 and f"published for the day {day}" in out and "VERIFIED" in out
+    assert ada("verify", (day - dt.timedelta(days=1)).isoformat())[0] == 1
+
+
+def test_verify_by_date_finds_a_practice_round_past_the_first_page_of_games(ada):
+    """verify DATE looked for a day without a ranked round among the first page of the
+    player's games (50): with more daily rounds since, "You have no round on" it."""
+    day = clock.today() - dt.timedelta(days=3)
+    challenge_get_or_create(day=day)
+    assert ada("play", "--date", day.isoformat(), keys=turn_keys(20))[0] == 0
+    played = Round.objects.get(player__username="ada", challenge__date=day)
+    later = challenge_get_or_create(day=day + dt.timedelta(days=1))
+    for _ in range(60):  # newer practice rounds of the next day, as replays would leave
+        played.pk, played.challenge = uuid.uuid4(), later
+        played.started_at = dj_timezone.now()
+        played.save(force_insert=True)
+    status, out, err = ada("verify", day.isoformat())
+    assert status == 0 and "VERIFIED" in out, err
     assert ada("verify", (day - dt.timedelta(days=1)).isoformat())[0] == 1
 
 
