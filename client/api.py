@@ -86,6 +86,10 @@ class ConnectionLost(Exception):
     """The server could not be reached, even after retrying."""
 
 
+LOCALE_TAG = re.compile(r"[A-Za-z]{1,8}(_[A-Za-z0-9]{1,8})?")
+"""A locale's language (and region), as ``Accept-Language`` can name it."""
+
+
 def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
     """The ``Accept-Language`` header for the locale of the environment, or None.
 
@@ -105,7 +109,9 @@ def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
         return None
     for value in (env.get("LANGUAGE", "").split(":")[0], locale):
         tag = value.split(".")[0].split("@")[0]
-        if tag and tag not in ("C", "POSIX"):
+        # Only a tag a header can carry: "LANG=ü_Ü" failed every request on encoding
+        # the header, said as an answer of another shape than the API's.
+        if LOCALE_TAG.fullmatch(tag) and tag not in ("C", "POSIX"):
             language, _, region = tag.partition("_")
             if region:
                 return f"{language}-{region}, {language};q=0.9"

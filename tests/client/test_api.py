@@ -234,6 +234,10 @@ def test_requests_carry_the_token_the_language_and_the_turn_and_roll_last_seen()
         ({"LANGUAGE": "fi", "LC_ALL": "C"}, None),  # as gettext: LANGUAGE is not for C
         ({"LANGUAGE": "sv:en", "LANG": "C.UTF-8"}, "sv"),
         ({"LC_MESSAGES": "fi_FI.UTF-8", "LANG": "de_DE.UTF-8"}, "fi-FI, fi;q=0.9"),
+        # A value no header can carry failed every request (UnicodeEncodeError).
+        ({"LANG": "ü_Ü.UTF-8"}, None),
+        ({"LANGUAGE": "s\tv", "LANG": "da_DK.UTF-8"}, "da-DK, da;q=0.9"),
+        ({"LC_ALL": "de_DE\x01"}, None),
     ],
 )
 def test_accept_language_follows_the_locale(environ, header):
