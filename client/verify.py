@@ -422,6 +422,7 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
 
     totals: dict[str, tuple[int, int]] = {}
     cursor: Slot = (0, 0)
+    drawn: set[tuple[Slot, tuple[int, ...], object]] = set()
     for event in record.events:
         slot = _slot(event)
         if event.get("event") == "refused":
@@ -433,7 +434,13 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
                 dice = None
         else:
             dice = event.get("dice")
-            if slot < cursor:
+            state = (slot, tuple(dice or ()), event.get("total"))
+            # A state shown before, drawn again (a typo, a hold) by a client of this
+            # player that had not seen the later one another client of it had: no news
+            # from the server. A state read afresh (fetched) that goes back is.
+            redrawn = not event.get("fetched") and state in drawn
+            drawn.add(state)
+            if slot < cursor and not redrawn:
                 problem(
                     slot[0],
                     f"the server showed roll {slot[1]} after it had shown a later state",

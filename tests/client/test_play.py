@@ -220,6 +220,30 @@ def test_a_409_refusing_a_move_is_journaled_so_verify_catches_a_move_put_in_its_
         )
 
 
+def test_a_second_client_redrawing_its_older_screen_does_not_fail_verify(server, tmp_path):
+    """Two clients of one player on one round (README: they share the journal): the
+    first, still showing roll 0 after the second had rolled, drew its screen again on a
+    typo, which the journal took as the server showing roll 0 again, and verify failed
+    ("the server showed roll 0 after it had shown a later state")."""
+    other, _ = session(server, ["r"], tmp_path)
+
+    class ThenTypo(Script):
+        def read(self, prompt):
+            if len(self.prompts) == 0:
+                other.run(server.state())  # the other window rolls meanwhile
+            return super().read(prompt)
+
+    play, _ = session(server, [], tmp_path)
+    play._reader = ThenTypo(["zz", "3"])  # a typo, a hold: the old screen drawn twice
+    play.run(server.state())
+    while not server.game.is_over:  # the rest elsewhere
+        if server.game.rolls_used == 0:
+            server.game.roll()
+        server.game.score(next(b for b, p in server.game.scorecard.items() if p is None))
+    report = verify_round(server.state(), record=Journal(tmp_path).get("r1"))
+    assert report.ok, [check.text for check in report.failures]
+
+
 def test_the_countdown_to_the_daily_reset_is_in_the_frame(server, tmp_path):
     play, output = session(server, [], tmp_path)
     play.challenge = {"closes_at": "2999-01-01T00:00:00Z", "reveal_at": "2999-01-01T00:30:00Z"}

@@ -471,3 +471,26 @@ def test_a_round_played_here_without_a_commitment_shown_before_the_reveal_fails(
     report = verify_round(state, record=record)
     assert not report.ok
     assert any("commitment" in text for text in failures(report))
+
+
+@pytest.mark.parametrize("fetched", [True, False])
+def test_a_state_shown_after_a_later_one_fails_unless_it_is_a_redraw(tmp_path, fetched):
+    """A server that answers a read (or an action) with an earlier state than it had
+    shown fails verify; the same state drawn again by a client (a typo, a hold), not
+    news from the server, does not when it was not read afresh."""
+    state, record = played(tmp_path)
+    shown = record.states_shown()
+    early = next(e for e in shown if (e["turn"], e["roll"]) == (2, 1))
+    late = next(e for e in shown if (e["turn"], e["roll"]) == (3, 1))
+    record.events.insert(record.events.index(late) + 1, {**early, "fetched": fetched})
+    texts = failures(verify_round(state, record=record, box_name=box_name))
+    if fetched:
+        assert texts == [
+            "turn 3 (Threes): the server showed roll 1 after it had shown a later state"
+        ]
+    else:
+        assert texts == []
+    # Not shown before: whatever its "fetched", it goes back.
+    record.events.insert(record.events.index(late) + 1, {**early, "dice": [9], "fetched": False})
+    texts = failures(verify_round(state, record=record, box_name=box_name))
+    assert any("after it had shown a later state" in text for text in texts), texts
