@@ -16,6 +16,7 @@ import environ
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.dateparse import parse_duration
+from kombu.transport import TRANSPORT_ALIASES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
@@ -273,6 +274,15 @@ if "://" not in CELERY_BROKER_URL:
     raise ImproperlyConfigured(
         f"CELERY_BROKER_URL must be a broker address (redis://host:6379/0), "
         f"not {CELERY_BROKER_URL!r}."
+    )
+# A scheme no kombu transport has (foo://) started the web, whose every job send then
+# failed (logged), while the worker stopped on KeyError: 'No such transport'. Only the
+# scheme is named: the address may carry a password.
+if CELERY_BROKER_URL.split("://", 1)[0] not in TRANSPORT_ALIASES:
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_URL must be the address of a broker Celery can use "
+        f"(redis://host:6379/0), not one of scheme "
+        f"{CELERY_BROKER_URL.split('://', 1)[0]!r}."
     )
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # kombu's transport with an atomic publish: its own lets a worker read a message

@@ -164,6 +164,15 @@ def test_a_redis_or_broker_address_without_its_scheme_fails_at_start(name, value
     assert f"{name} must be" in result.stderr
 
 
+def test_a_broker_of_no_transport_fails_at_start_without_repeating_its_address():
+    """CELERY_BROKER_URL=foo://... started: every job send failed (logged) and the
+    worker stopped on KeyError: 'No such transport: foo'."""
+    result = django_check(CELERY_BROKER_URL="foo://user:secret@broker:1/0")
+    assert result.returncode != 0
+    assert "CELERY_BROKER_URL must be the address of a broker" in result.stderr
+    assert "'foo'" in result.stderr and "secret" not in result.stderr
+
+
 @pytest.mark.parametrize("hosts", ["", " ", ","])
 def test_production_without_an_allowed_host_fails_at_start(hosts):
     """ALLOWED_HOSTS= started under gunicorn, and every request, /health/ included, was a
