@@ -33,6 +33,8 @@ _IGNORABLE = re.compile(
 _USERNAME = re.compile(r"[\w.@+-]+")
 # Shown as blank space though neither whitespace nor a separator to Unicode.
 _BLANK = "\u2800"
+# Nonspacing marks kept on one letter (name_clean).
+MARKS_PER_LETTER = 3
 
 INVISIBLE_NAME = _("A name needs at least one visible character (a letter, digit or sign).")
 USERNAME_CHARACTERS = _("Letters, digits and . @ + - _ only.")
@@ -86,12 +88,25 @@ def name_clean(name: str) -> str:
     'Ada Lovelace'
     >>> name_clean("\\u2800Bob\\u3164")
     'Bob'
+
+    At most ``MARKS_PER_LETTER`` nonspacing marks follow one letter (Vietnamese, Thai or
+    Hebrew with its points need two or three):
+
+    >>> len(name_clean("Z" + "\\u0351" * 39))
+    4
     """
     text = unicodedata.normalize("NFC", name)
-    kept = "".join(
-        char for char in text if unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co")
-    )
-    return _IGNORABLE.sub("", kept).strip().strip(_BLANK).strip()
+    kept, marks = [], 0
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cf", "Cs", "Co"):
+            continue
+        # A tower of combining marks on one letter is drawn over the lines above the
+        # name (other players' names on a board): a few are kept, as writing needs.
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks <= MARKS_PER_LETTER:
+            kept.append(char)
+    return _IGNORABLE.sub("", "".join(kept)).strip().strip(_BLANK).strip()
 
 
 def display_name_clean(name: str) -> str:

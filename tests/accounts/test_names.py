@@ -4,6 +4,8 @@ shows nothing or passes for another by an invisible character."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -89,6 +91,23 @@ def test_an_invisible_character_in_a_display_name_is_removed(hidden):
     response = register("bobby", display_name=f"Bob{hidden}")
     assert response.status_code == 201
     assert response.json()["display_name"] == "Bob"
+
+
+def test_a_tower_of_combining_marks_on_a_letter_is_cut_to_a_few():
+    """A display name of one letter under 39 combining marks was drawn over the rows
+    above it (other players' names on a board, the site's header on the player page);
+    writing needs at most two or three marks on a letter, and those stay."""
+    response = register("zalgo", display_name="Z" + "\u0351" * 39 + "oe\u0301\u0323")
+    assert response.status_code == 201, response.json()
+    kept = unicodedata.normalize("NFC", "oe\u0301\u0323")  # two marks on one letter
+    assert response.json()["display_name"] == "Z" + "\u0351" * 3 + kept
+    party = make_player()[1].post(
+        "/api/v1/games/",
+        {"mode": "party", "ruleset": "yatzy", "seats": ["A" + "\u0489" * 9, "B"]},
+        format="json",
+    )
+    assert party.status_code == 201, party.json()
+    assert party.json()["seats"][0]["name"] == "A" + "\u0489" * 3
 
 
 def test_a_blank_display_name_still_shows_the_username():
