@@ -42,9 +42,34 @@ STATUS_ANSWERS = {
     # gunicorn's own answers (config.gunicorn_worker).
     414: ("uri_too_long", _("The request line (method, path and query) is too long.")),
     431: ("headers_too_large", _("The request headers are too large.")),
+    # gunicorn's 417 (an Expect it does not know) and 501 (a Transfer-Encoding it does not
+    # know): the request's fault, not the server's.
+    417: ("expectation_failed", _("The request's Expect header is not one this server meets.")),
     500: ("server_error", _("The server could not answer this request; the error is logged.")),
+    501: (
+        "not_implemented",
+        _("The request asks for something this server does not do (its Transfer-Encoding)."),
+    ),
     503: ("service_unavailable", _("The service is not answering; retry shortly.")),
+    # A request the worker timeout ended: it may have been applied (its commit may have
+    # come before), so a client must not take it for one refused.
+    504: (
+        "timeout",
+        _(
+            "The server took too long to answer; the request may have been carried out, "
+            "so check before sending it again."
+        ),
+    ),
 }
+
+
+def status_error(status: int) -> tuple[str, str]:
+    """The code and message, in the active language, of an error answer with
+    ``status`` that no one worded (Django's, gunicorn's)."""
+    if status in STATUS_ANSWERS:
+        return STATUS_ANSWERS[status][0], str(STATUS_ANSWERS[status][1])
+    code = "server_error" if status >= 500 else "error"
+    return code, gettext("The request failed (HTTP status %(status)d).") % {"status": status}
 
 
 def _declared_length(request: HttpRequest) -> int:
@@ -97,12 +122,7 @@ class ApiGuardMiddleware:
 
 def _rewrite_as_json(response: HttpResponse) -> None:
     """Replace an error's body by the API's error shape, keeping status and headers."""
-    status = response.status_code
-    if status in STATUS_ANSWERS:
-        code, message = STATUS_ANSWERS[status][0], str(STATUS_ANSWERS[status][1])
-    else:
-        code = "server_error" if status >= 500 else "error"
-        message = gettext("The request failed (HTTP status %(status)d).") % {"status": status}
+    code, message = status_error(response.status_code)
     response.content = json.dumps(error_body(code, message)).encode()
     response["Content-Type"] = "application/json"
     if response.has_header("Content-Length"):

@@ -2,17 +2,22 @@
 
 gunicorn answers some requests itself, before Django sees them: a request it cannot parse
 (a malformed header, a request line over 4094 bytes, headers over its limits, a bad
-``Content-Length`` or ``Transfer-Encoding``) and a request its worker was killed in the
-middle of (the worker timeout, 30 s: a database that froze). Its answer is a small HTML
-page, which an API client cannot read. Under ``/api/`` this worker keeps gunicorn's
-handling (the status, its log lines, the closed connection) and sends the body as
-``{"code", "message"}`` (``config.api_guard.STATUS_ANSWERS``); a request killed by the
-worker timeout is a 503 ``service_unavailable`` with ``Retry-After``, as the deploy's
-proxy answers while the app does not answer at all. Elsewhere gunicorn's page is kept.
+``Content-Length``, an ``Expect`` or ``Transfer-Encoding`` it does not know) and a
+request its worker was killed in the middle of (the worker timeout, 30 s: a database
+that froze). Its answer is a small HTML page, which an API client cannot read. Under
+``/api/`` this worker keeps gunicorn's handling (the status, its log lines, the closed
+connection) and sends the body as ``{"code", "message"}``
+(``config.api_guard.status_error``); a request killed by the worker timeout is a 504
+``timeout``: it may have been applied before the timeout came (a commit, then a slow
+answer), so it must not read as refused (503). Elsewhere gunicorn's page is kept.
 
-Which requests are the API's: the request target, peeked from the socket before
-gunicorn's parser reads it (a request whose line could not be parsed has no other
-trace of its path). ``deploy/gunicorn.conf.py`` names this class.
+Which requests are the API's: once the request is parsed, its path; before that (a
+request whose line or headers could not be parsed leaves no other trace of its path),
+its target as far as it has arrived, peeked from the socket before gunicorn's parser
+reads it. A request whose first packet ends inside its path, a PROXY protocol header
+longer than the peek, or TLS terminated by gunicorn itself (``certfile``; the deploy
+terminates it in the proxy) get gunicorn's page for a request it could not parse.
+``deploy/gunicorn.conf.py`` names this class.
 """
 
 from __future__ import annotations
@@ -26,9 +31,8 @@ from urllib.parse import unquote, urlsplit
 from gunicorn import util
 from gunicorn.workers.sync import SyncWorker
 
-# Enough for the method and the start of an absolute-form target.
+# Enough for a PROXY protocol line, the method and the start of an absolute-form target.
 PEEK_BYTES = 256
-RETRY_AFTER = "5"
 
 
 def is_api_target(head: bytes) -> bool:
@@ -39,16 +43,28 @@ def is_api_target(head: bytes) -> bool:
     True
     >>> is_api_target(b"POST http://example.com/%61pi/v1/x HTTP/1.1")
     True
+    >>> is_api_target(b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\\r\\nGET /api/v1/ HTTP/1.1")
+    True
     >>> is_api_target(b"GET /play/1/ HTTP/1.1"), is_api_target(b"GET /api")
     (False, False)
+
+    A target no URL parser reads is no API path (it stopped the worker):
+
+    >>> is_api_target(b"GET http://[::1/api/ HTTP/1.1")
+    False
     """
     from config.api_guard import API_PREFIX
 
-    parts = head.lstrip(b"\r\n").split(b"\r\n", 1)[0].split(b" ", 2)
+    lines = head.lstrip(b"\r\n").split(b"\r\n", 2)
+    line = lines[1] if lines[0].startswith(b"PROXY ") and len(lines) > 1 else lines[0]
+    parts = line.split(b" ", 2)
     if len(parts) < 2:
         return False
     target = parts[1].decode("latin-1")
-    path = urlsplit(target).path if not target.startswith("/") else target.split("?", 1)[0]
+    try:
+        path = urlsplit(target).path if not target.startswith("/") else target.split("?", 1)[0]
+    except ValueError:
+        return False
     return unquote(path).startswith(API_PREFIX)
 
 
@@ -70,24 +86,16 @@ class _Captured:
 
 
 def json_error(status: int, reason: str) -> bytes:
-    """The whole HTTP answer (status line, headers, body) in the API's error shape; a
-    503 says when to retry."""
-    from django.utils.translation import gettext
-
+    """The whole HTTP answer (status line, headers, body) in the API's error shape."""
     from config.api_errors import error_body
-    from config.api_guard import STATUS_ANSWERS
+    from config.api_guard import status_error
 
-    headers = ["Connection: close", "Content-Type: application/json"]
-    if status == 503:
-        headers.append(f"Retry-After: {RETRY_AFTER}")
-    if status in STATUS_ANSWERS:
-        code, message = STATUS_ANSWERS[status][0], str(STATUS_ANSWERS[status][1])
-    else:
-        code = "server_error" if status >= 500 else "error"
-        message = gettext("The request failed (HTTP status %(status)d).") % {"status": status}
-    body = json.dumps(error_body(code, message)).encode()
-    head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{h}\r\n" for h in headers)
-    return head.encode("latin-1") + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+    body = json.dumps(error_body(*status_error(status))).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
 
 
 class ApiErrorsWorker(SyncWorker):
@@ -102,10 +110,14 @@ class ApiErrorsWorker(SyncWorker):
     _answering = False
 
     def load_wsgi(self) -> None:
+        from config.api_guard import API_PREFIX
+
         super().load_wsgi()
         app: Any = self.wsgi
 
         def wsgi(environ: dict[str, Any], start_response: Any) -> Any:
+            # The parsed path decides from here on (the peek saw what had arrived).
+            self._api_request = environ.get("PATH_INFO", "").startswith(API_PREFIX)
             try:
                 return app(environ, start_response)
             finally:
@@ -128,11 +140,11 @@ class ApiErrorsWorker(SyncWorker):
         """The worker timeout: the arbiter's SIGABRT, then its SIGKILL a moment later
         (psycopg, interrupted in a query to a frozen server, spends seconds trying to
         cancel it, so gunicorn's own error answer never came: the client's connection
-        was closed without a word). The API's client gets its 503 first."""
+        was closed without a word). The API's client gets its 504 first."""
         if self._api_request and self._client is not None and not self._answering:
             self._answering = True
             try:
-                util.write_nonblock(self._client, json_error(503, "Service Unavailable"))
+                util.write_nonblock(self._client, json_error(504, "Gateway Timeout"))
             except Exception:
                 self.log.debug("Failed to send error message.")
         super().handle_abort(sig, frame)
@@ -145,7 +157,7 @@ class ApiErrorsWorker(SyncWorker):
         page = _Captured()
         super().handle_error(req, page, addr, exc)
         if self._answering and isinstance(exc, SystemExit):
-            return  # the timeout's 503 is sent (handle_abort)
+            return  # the timeout's 504 is sent (handle_abort)
         status_line = page.data.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
         try:
             util.write_nonblock(client, json_error(int(status_line[1]), status_line[2]))

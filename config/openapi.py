@@ -65,8 +65,8 @@ NOT_JSON = _error("`unsupported_media_type`: the body is not `application/json`.
 THROTTLED = _error("`throttled`: too many requests; wait `Retry-After` seconds.", retry_after=True)
 UNAVAILABLE = _error(
     "`database_unavailable` (or another dependency; `service_unavailable` from the deploy's"
-    " proxy while the app does not answer, or from gunicorn when a request outlives its"
-    " worker timeout): retry after `Retry-After` seconds.",
+    " proxy while the app does not answer): retry after `Retry-After` seconds. (A request"
+    " that outlives gunicorn's worker timeout is a 504 `timeout`: it may have been applied.)",
     retry_after=True,
 )
 
