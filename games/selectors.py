@@ -511,18 +511,21 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
 
 
 def _last_score(game: yatzy.Game) -> dict[str, Any] | None:
-    """The box the game's last action scored and what that score added to the total:
-    the box's points and any extra bonus it earned (Yahtzee's joker: 100 for a further
-    yahtzee), so what a page reads out is what the scorecard adds; ``None`` unless the
-    last action is a score."""
+    """The box the game's last action scored and its points with any extra bonus that
+    score earned (Yahtzee's joker: 100 for a further yahtzee), so what a page reads out
+    is what the scorecard adds in that box's row and the extra bonus's (the upper
+    section's bonus is its own line); ``None`` unless the last action is a score."""
     actions = game.actions
     if not actions or actions[-1]["type"] != "score":
         return None
     category = actions[-1]["category"]
-    before = yatzy.Game.replay(game.ruleset, game.seed, actions[:-1])
     points = game.scorecard[category]
     assert points is not None  # the box the last action filled
-    return {"category": category, "points": points + game.extra_bonus - before.extra_bonus}
+    if game.extra_bonus:  # else no score earned one: nothing to replay
+        points += (
+            game.extra_bonus - yatzy.Game.replay(game.ruleset, game.seed, actions[:-1]).extra_bonus
+        )
+    return {"category": category, "points": points}
 
 
 # -- the player's games -----------------------------------------------------------------
@@ -690,14 +693,7 @@ def share_get(*, code: str, player: User | None = None) -> ShareCode:
     404 (never 403), so nothing tells a guesser how close they came. With ``player``, a
     revoked code is still found for a friend who played it: revoking stops new rounds,
     not the comparison of those who played (SPEC §7)."""
-    normalized = code_read(code)
-    share = (
-        ShareCode.objects.filter(code=normalized)
-        .select_related("round__player", "round__challenge")
-        .first()
-        if normalized
-        else None
-    )
+    share = _share_by_code(code)
     if share is not None and share.revoked_at is not None:
         played = player is not None and share.plays.filter(player=player).exists()
         share = share if played else None
@@ -710,17 +706,23 @@ def share_get_for_sharer(*, code: str, player: User) -> ShareCode:
     """One of the player's own codes, revoked ones included (a sharer knows their code,
     so revoking it again is no news to them: ``DELETE friend/{code}/`` is idempotent);
     anyone else's is 404 like an unknown code."""
-    normalized = code_read(code)
-    share = (
-        ShareCode.objects.filter(code=normalized, round__player=player)
-        .select_related("round__player", "round__challenge")
-        .first()
-        if normalized
-        else None
-    )
-    if share is None:
+    share = _share_by_code(code)
+    if share is None or share.round.player_id != player.pk:
         raise NotFoundError(_("No such friend challenge."), code="share_not_found")
     return share
+
+
+def _share_by_code(code: str) -> ShareCode | None:
+    """The code as people type it (any case, Crockford's look-alikes), with its round,
+    its player and its day; ``None`` for a malformed or unknown one."""
+    normalized = code_read(code)
+    if not normalized:
+        return None
+    return (
+        ShareCode.objects.filter(code=normalized)
+        .select_related("round__player", "round__challenge")
+        .first()
+    )
 
 
 def share_url(share: ShareCode) -> str:

@@ -300,6 +300,7 @@ def _streak_day(board: Board | None, player_ids: Iterable[int]) -> _StreakDay:
         challenge__date=yesterday,
         ranked=True,
         status=Round.Status.IN_PROGRESS,
+        excluded_at__isnull=True,  # an excluded round extends no run
     ).values_list("player_id", flat=True)
     return _StreakDay(today, frozenset(finishing))
 

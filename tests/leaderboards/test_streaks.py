@@ -4,6 +4,7 @@ import datetime as dt
 
 import pytest
 
+from games.skill import round_exclude
 from leaderboards.models import Season
 from leaderboards.selectors import player_record
 from tests.factories import make_player
@@ -166,3 +167,11 @@ def test_a_run_stays_current_while_its_next_days_round_is_finished_in_the_grace_
         ranked_start(late, day(3), 200)
     with at(dt.datetime.combine(day(4), dt.time(0, 31), tzinfo=dt.UTC)):  # expired at 0:30
         assert player_record(player=late)["current_streak"] == 0
+    # An unfinished round an administrator excluded extends no run: no grace for it.
+    barred, _ = make_player("dee")
+    for n in (1, 2):
+        ranked(barred, day(n), 200)
+    with at(dt.datetime.combine(day(3), dt.time(23, 56), tzinfo=dt.UTC)):
+        assert round_exclude(rnd=ranked_start(barred, day(3), 200)[0])
+    with at(grace):
+        assert player_record(player=barred)["current_streak"] == 0

@@ -302,7 +302,10 @@
     // again as soon as the first answer was in; a digit flickered its die's hold), and
     // Enter or Space held on a button of the round does not press it again.
     if (event.repeat) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); }
+      var onButton = target && target.closest && target.closest("button");
+      if ((event.key === "Enter" || event.key === " ") && onButton && root.contains(onButton)) {
+        event.preventDefault();  // Space held elsewhere still scrolls the page
+      }
       return;
     }
     if (event.key === "Escape") {
