@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from rest_framework.test import APIClient
 from games import tasks as game_tasks
 from leaderboards import tasks as board_tasks
 from leaderboards.models import BoardEntry, BoardHistogram, PendingBoardUpdate
-from reliability.stack import Postgres, Redis, free_port
+from reliability.stack import Redis, free_port
 from tests.factories import make_player, play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -298,21 +297,14 @@ def test_a_job_sent_while_redis_is_frozen_gives_up_within_seconds(tmp_path):
     assert "send leaderboards.tasks.boards_catch_up" in result.stderr  # logged, not raised
 
 
-def test_a_frozen_postgresql_server_is_a_database_error_within_seconds():
+def test_a_frozen_postgresql_server_is_a_database_error_within_seconds(scratch_postgres):
     """A PostgreSQL server that accepts connections and never answers (its postmaster
     stopped by SIGSTOP: a stalled host, a hung storage) held every new connection
     without end: each request of a web worker without a connection (a fresh worker,
     CONN_MAX_AGE over, the connection dropped) and each health check waited until
     gunicorn killed the worker. libpq's connect_timeout bounds it: the connection
     fails, which the API answers 503 ``database_unavailable``."""
-    base = Path(tempfile.mkdtemp(prefix="yatzy-frozen-"))
-    os.chmod(base, 0o755)  # as root, the server runs as postgres (reliability.stack)
-    try:
-        postgres = Postgres(base, free_port())
-        postgres.init()
-    except RuntimeError as exc:  # no server binaries
-        shutil.rmtree(base, ignore_errors=True)
-        pytest.skip(str(exc))
+    postgres = scratch_postgres
     code = (
         "import time, django; django.setup()\n"
         "from django.db import OperationalError, connection\n"
@@ -337,7 +329,5 @@ def test_a_frozen_postgresql_server_is_a_database_error_within_seconds():
         )
     finally:
         os.kill(postmaster, signal.SIGCONT)
-        postgres.stop(mode="immediate")
-        shutil.rmtree(base, ignore_errors=True)
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) < 12  # gunicorn's timeout is 30 s

@@ -8,12 +8,10 @@ import gc
 import json
 import os
 import runpy
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +21,7 @@ import httpx
 import pytest
 
 from games import tables
+from reliability.stack import Postgres
 from tests.live.conftest import free_port
 
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
@@ -202,22 +201,16 @@ def test_gunicorns_own_error_answers_are_the_apis_json_under_api(tmp_path: Path)
 
 
 @pytest.mark.live
-def test_a_request_the_worker_timeout_ends_is_a_json_504_under_api(tmp_path: Path) -> None:
+def test_a_request_the_worker_timeout_ends_is_a_json_504_under_api(
+    tmp_path: Path, scratch_postgres: Postgres
+) -> None:
     """PostgreSQL frozen (SIGSTOP: a stalled host, a hung storage): a request waits in its
     query until gunicorn's worker timeout, then the arbiter's SIGABRT and SIGKILL end the
     worker. The client's connection was closed without an answer (psycopg spends the
     moment between the two signals trying to cancel the query); under /api/ it is now a
     504 ``timeout``, which a client takes as maybe applied (a 503 reads as refused, and a
     request the timeout ends may have committed first)."""
-    from reliability.stack import Postgres
-
-    base = Path(tempfile.mkdtemp(prefix="yatzy-frozen-"))
-    os.chmod(base, 0o755)  # as root, the server runs as postgres (reliability.stack)
-    try:
-        postgres = Postgres(base, free_port())
-        postgres.init()
-    except RuntimeError as exc:  # no server binaries
-        pytest.skip(str(exc))
+    postgres = scratch_postgres
     frozen: list[int] = []
     try:
         env = {"DATABASE_URL": postgres.url, "GUNICORN_TIMEOUT": "2", "CONN_MAX_AGE": "600"}
@@ -238,7 +231,5 @@ def test_a_request_the_worker_timeout_ends_is_a_json_504_under_api(tmp_path: Pat
     finally:
         for pid in frozen:
             os.kill(pid, signal.SIGCONT)
-        postgres.stop(mode="immediate")
-        shutil.rmtree(base, ignore_errors=True)
     assert response.status_code == 504, response.text
     assert response.json()["code"] == "timeout"
