@@ -252,6 +252,25 @@ def test_the_api_with_a_session_answers_a_database_outage_in_its_json(client):
     assert int(response["Retry-After"]) > 0
 
 
+def _run_while_stopped(
+    pid: int, code: str, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Python ``code`` run in a fresh process while the server ``pid`` is stopped
+    (SIGSTOP: it accepts connections and never answers), the server let go after."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
 @pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server (Debian)")
 def test_a_job_sent_while_redis_is_frozen_gives_up_within_seconds(tmp_path):
     """A Redis broker that accepts and never answers (stopped by SIGSTOP, swapping, a
@@ -278,18 +297,9 @@ def test_a_job_sent_while_redis_is_frozen_gives_up_within_seconds(tmp_path):
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         CELERY_BROKER_URL=redis.url,
     )
-    os.kill(redis.process.pid, signal.SIGSTOP)
     try:
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        result = _run_while_stopped(redis.process.pid, code, env)
     finally:
-        os.kill(redis.process.pid, signal.SIGCONT)
         redis.process.terminate()
         redis.process.wait()
     assert result.returncode == 0, result.stderr
@@ -317,17 +327,6 @@ def test_a_frozen_postgresql_server_is_a_database_error_within_seconds(scratch_p
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     env["DATABASE_URL"] = postgres.url
     postmaster = int(postgres.data.joinpath("postmaster.pid").read_text().split()[0])
-    os.kill(postmaster, signal.SIGSTOP)
-    try:
-        result = subprocess.run(
-            [sys.executable, "-c", code],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-    finally:
-        os.kill(postmaster, signal.SIGCONT)
+    result = _run_while_stopped(postmaster, code, env)
     assert result.returncode == 0, result.stderr
     assert float(result.stdout) < 12  # gunicorn's timeout is 30 s
