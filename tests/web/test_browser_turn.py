@@ -349,8 +349,8 @@ def test_a_stale_csrf_token_leads_back_to_the_round_not_to_a_server_error(open_p
     start_daily(page)
     cookie = next(c for c in page.context.cookies() if c["name"] == "csrftoken")
     page.context.add_cookies([{**cookie, "value": "x" * 32}])
-    page.click("[data-action=roll]")
-    page.wait_for_load_state()
+    with page.expect_navigation():  # the refused roll loads the round's page again
+        page.click("[data-action=roll]")
     page.wait_for_selector("[data-play]")
     assert page.locator("[data-failed]").count() == 0
     assert Round.objects.get(player__username="stale-token").snapshot["actions"] == []
