@@ -485,8 +485,8 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
     as the player reads it), the live friend code of a finished round with who played
     it (``share``), the friend challenge the round was started from (``challenge``:
     what :func:`friend_view` lets the friend see), and at a turn's start the box the
-    last turn scored with what it added to the total (``last_score``, a joker's extra
-    bonus included)."""
+    last turn scored with its points and any extra bonus the score earned
+    (``last_score``: a joker's 100 included, the upper bonus being its own line)."""
     rnd = round_get_for_player(round_id=round_id, player=player)
     game = round_game(rnd)
     state = round_payload(rnd, game)

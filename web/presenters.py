@@ -177,9 +177,10 @@ def round_card(
     """What the play page shows of a round (``state``: the API's round payload) of any
     mode: the dice with the holds in ``query``, the scorecard with each open box's
     points now, the upper bonus pace, the computer's card, and a finished daily round's
-    ``standing``; at a turn's start, the box the last turn scored and what it added
-    (``last_score``, from ``games.selectors.round_view``). A party's page passes its own
-    URLs and the ``seat`` its forms act for."""
+    ``standing``; at a turn's start, the box the last turn scored with its points and
+    any extra bonus the score earned (``last_score``, from
+    ``games.selectors.round_view``). A party's page passes its own URLs and the
+    ``seat`` its forms act for."""
     ruleset = yatzy.get_ruleset(state["ruleset"], **state["rules"])
     pace = yatzy.bonus_pace(ruleset, state["scorecard"])
     playing = state["status"] == Round.Status.IN_PROGRESS
@@ -246,9 +247,9 @@ def round_card(
 
 
 def _scored(last_score: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The box the last turn scored and what it added to the total (a joker's extra
-    bonus included), read out at the next turn's start (a screen reader has no dice to
-    read there); ``None`` before the first score."""
+    """The box the last turn scored and its points with any extra bonus the score
+    earned (a joker's 100), read out at the next turn's start (a screen reader has no
+    dice to read there); ``None`` before the first score."""
     if last_score is None:
         return None
     return {"name": str(box_name(last_score["category"])), "points": last_score["points"]}
