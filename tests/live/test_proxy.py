@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from django.core.management import call_command
 
 from tests.live.conftest import BIN, ROOT, _database_url, _stop, free_port, wait_for
 
@@ -34,6 +35,29 @@ LIMIT = 3  # logins per minute and address in this test
 def _env_example() -> dict[str, str]:
     lines = (DEPLOY / "env.example").read_text().splitlines()
     return dict(re.findall(r"^(\w+)=(.*)$", "\n".join(lines), re.M))
+
+
+def _caddy(tmp_path: Path, **env: str) -> subprocess.Popen:
+    """``deploy/Caddyfile`` run by caddy with ``env`` for its variables (ports, the
+    upstream), its own home and no admin endpoint, and the fallback pages written where
+    it reads them, as the compose file's migrate service writes them."""
+    call_command("fallback_pages", str(tmp_path / "fallback"))
+    caddy_home = tmp_path / "caddy"
+    return subprocess.Popen(
+        ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        cwd=tmp_path,
+        env={
+            "PATH": os.environ["PATH"],
+            "HOME": str(caddy_home),
+            "XDG_DATA_HOME": str(caddy_home / "data"),
+            "XDG_CONFIG_HOME": str(caddy_home / "config"),
+            "CADDY_ADMIN": "off",
+            "FALLBACK_DIR": str(tmp_path / "fallback"),
+            **env,
+        },
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "caddy.log").open("wb"),
+    )
 
 
 @dataclass
@@ -77,24 +101,14 @@ def proxied(transactional_db, tmp_path) -> Iterator[Proxied]:
         cwd=ROOT,
         env=web_env,
     )
-    caddy_home = tmp_path / "caddy"
-    proxy = subprocess.Popen(
-        ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
-        cwd=tmp_path,
-        env={
-            "PATH": os.environ["PATH"],
-            "HOME": str(caddy_home),
-            "XDG_DATA_HOME": str(caddy_home / "data"),
-            "XDG_CONFIG_HOME": str(caddy_home / "config"),
-            "SITE_ADDRESS": "127.0.0.1",  # a certificate from Caddy's own local CA
-            "HTTP_PORT": str(http_port),
-            "HTTPS_PORT": str(https_port),
-            "CADDY_ADMIN": "off",
-            "UPSTREAM": f"127.0.0.1:{web_port}",
-        },
-        stdout=subprocess.DEVNULL,
-        stderr=(tmp_path / "caddy.log").open("wb"),
+    proxy = _caddy(
+        tmp_path,
+        SITE_ADDRESS="127.0.0.1",  # a certificate from Caddy's own local CA
+        HTTP_PORT=str(http_port),
+        HTTPS_PORT=str(https_port),
+        UPSTREAM=f"127.0.0.1:{web_port}",
     )
+    caddy_home = tmp_path / "caddy"
     ca = caddy_home / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
     run = Proxied(f"https://127.0.0.1:{https_port}", f"http://127.0.0.1:{http_port}", ca, web)
     try:
@@ -165,3 +179,61 @@ def test_while_the_app_does_not_answer_the_proxy_says_so_in_each_ones_shape(prox
     assert '<meta http-equiv="refresh" content="10">' in page.text
     assert page.headers["Retry-After"] == "5" and page.headers["X-Fallback"] == "proxy"
     assert page.headers["Cache-Control"] == "no-store"
+
+
+def test_while_the_app_does_not_answer_a_page_is_in_the_visitors_language(tmp_path):
+    """The proxy's page was English whatever the visitor's language. It is the app's
+    "server not answering" page in the language the app would choose without a player
+    (the language cookie, else Accept-Language, else English), rendered ahead by
+    ``manage.py fallback_pages``."""
+    http_port = free_port()
+    upstream = free_port()  # nothing listens there: the app is down
+    proxy = _caddy(
+        tmp_path,
+        SITE_ADDRESS=f"http://127.0.0.1:{http_port}",
+        HTTP_PORT=str(http_port),
+        HTTPS_PORT=str(free_port()),
+        UPSTREAM=f"127.0.0.1:{upstream}",
+    )
+    url = f"http://127.0.0.1:{http_port}/play/1/"
+
+    def page(accept_language: str | None = None, **request) -> httpx.Response | None:
+        headers = {"Accept": "text/html"}
+        if accept_language is not None:
+            headers["Accept-Language"] = accept_language
+        try:
+            return httpx.request(
+                request.pop("method", "GET"), url, headers=headers, timeout=10, **request
+            )
+        except httpx.TransportError:
+            return None
+
+    try:
+        wait_for(lambda: page() is not None, timeout=30)
+        german = page("de-DE,de;q=0.9,en;q=0.8")
+        assert german is not None and german.status_code == 503
+        assert german.headers["Content-Type"].startswith("text/html")
+        assert german.headers["Content-Language"] == "de"
+        assert german.headers["X-Fallback"] == "proxy" and german.headers["Retry-After"] == "5"
+        assert german.headers["Cache-Control"] == "no-store"
+        assert '<html lang="de">' in german.text
+        assert "<h1>Der Server antwortet nicht</h1>" in german.text
+        assert '<meta http-equiv="refresh" content="10">' in german.text
+
+        def language(answer: httpx.Response | None) -> tuple[int, str] | None:
+            if answer is None:
+                return None
+            found = re.search(r'<html lang="(\w+)">', answer.text)
+            return answer.status_code, found.group(1) if found else answer.text[:80]
+
+        assert language(page()) == (503, "en")
+        assert language(page("*")) == (503, "en")
+        assert language(page("xx, ja-JP;q=0.5")) == (503, "ja")  # the first of the 12
+        assert language(page("de;q=0, fr;q=0.5")) == (503, "fr")  # weight 0: not German
+        assert language(page("nn-NO, nn;q=0.9")) == (503, "nb")  # Norwegian reads Bokmål
+        assert language(page("de", cookies={"django_language": "sv"})) == (503, "sv")
+        assert language(page("de", cookies={"django_language": "xx"})) == (503, "de")
+        # A form sent while the app is down gets the page too.
+        assert language(page("pl", method="POST", data={"box": "chance"})) == (503, "pl")
+    finally:
+        _stop(proxy)

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -38,6 +43,8 @@ THEME_COLOUR = "#0a58ca"
 # The header of the proxy's own answer when the app does not answer (deploy/Caddyfile's
 # handle_errors): the worker shows its kept page in the visitor's language instead.
 PROXY_FALLBACK_HEADER = "X-Fallback"
+# How often the proxy's own page (fallback_page) asks for the app again, in seconds.
+FALLBACK_REFRESH_SECONDS = 10
 
 
 @require_safe
@@ -114,3 +121,35 @@ def offline(request: HttpRequest, *, unreachable: bool = False) -> HttpResponse:
     page the proxy answered in the app's place, the app not answering). The worker keeps
     both, so they hold nothing of any player (fetched without cookies)."""
     return render(request, "web/offline.html", {"unreachable": unreachable})
+
+
+def fallback_page(language: str) -> str:
+    """The page the deploy's proxy answers in the app's place while the app does not
+    answer (deploy/Caddyfile's ``handle_errors``), in ``language``: the "server not
+    answering" page of :func:`offline`, standing alone. Its stylesheet is inline (the app
+    that serves the static files is the one down) and it asks for the page again every
+    ``FALLBACK_REFRESH_SECONDS``."""
+    found = finders.find("web/site.css")
+    assert isinstance(found, str), "web/site.css is missing"
+    with open(found, encoding="utf-8") as source:
+        style = mark_safe(source.read())  # the site's own stylesheet, no one's input
+    with translation.override(language):
+        return render_to_string(
+            "web/offline.html",
+            {"unreachable": True, "style": style, "refresh": FALLBACK_REFRESH_SECONDS},
+        )
+
+
+def fallback_pages_write(directory: Path) -> list[Path]:
+    """Writes :func:`fallback_page` in each language of ``LANGUAGES`` to
+    ``directory/<code>.html``, where the proxy reads them, each file replaced whole (the
+    proxy never serves half of one). Returns the files."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code, _name in settings.LANGUAGES:
+        path = directory / f"{code}.html"
+        part = directory / f".{code}.html.part"
+        part.write_text(fallback_page(code), encoding="utf-8")
+        os.replace(part, path)
+        written.append(path)
+    return written

@@ -1,0 +1,20 @@
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from web.pages.app import fallback_pages_write
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the page the proxy shows while the app does not answer, one file per "
+        "language (DIR/<code>.html; deploy/Caddyfile, docs/operations.md)."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("directory", type=Path, help="the folder the proxy serves them from")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        written = fallback_pages_write(options["directory"])
+        self.stdout.write(f"{len(written)} fallback pages written to {options['directory']}")
