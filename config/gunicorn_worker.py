@@ -13,11 +13,16 @@ answer), so it must not read as refused (503). Elsewhere gunicorn's page is kept
 
 Which requests are the API's: once the request is parsed, its path; before that (a
 request whose line or headers could not be parsed leaves no other trace of its path),
-its target as far as it has arrived, peeked from the socket before gunicorn's parser
-reads it. A request whose first packet ends inside its path, a PROXY protocol header
-longer than the peek, or TLS terminated by gunicorn itself (``certfile``; the deploy
-terminates it in the proxy) get gunicorn's page for a request it could not parse.
-``deploy/gunicorn.conf.py`` names this class.
+its target, peeked from the socket before gunicorn's parser reads it. A request's first
+packet nearly always holds its whole request line (one peek); where it ends before the
+target does (``GET /api/v1/da``, the rest in the next packet), the worker waits for more
+bytes to arrive, which gunicorn's parser would wait for too, at most ``PEEK_WAIT``
+seconds in all (on TCP, as deployed: a Unix socket's readiness ignores ``SO_RCVLOWAT``,
+so there the first packet decides). A target still cut after that (a client that
+slow), a PROXY protocol
+header longer than the peek, or TLS terminated by gunicorn itself (``certfile``; the
+deploy terminates it in the proxy) get gunicorn's page for a request it could not
+parse. ``deploy/gunicorn.conf.py`` names this class.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import time
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -33,6 +39,61 @@ from gunicorn.workers.sync import SyncWorker
 
 # Enough for a PROXY protocol line, the method and the start of an absolute-form target.
 PEEK_BYTES = 256
+# How long, in seconds, a request whose first packet ends inside its target may take to
+# send the rest before the worker decides from what has arrived.
+PEEK_WAIT = 1.0
+
+
+def _request_line(head: bytes) -> tuple[bytes, bool]:
+    """The request line at the start of ``head`` (after a PROXY protocol line), and
+    whether it has ended."""
+    lines = head.lstrip(b"\r\n").split(b"\r\n", 2)
+    if lines[0].startswith(b"PROXY ") and len(lines) > 1:
+        return lines[1], len(lines) > 2
+    return lines[0], len(lines) > 1
+
+
+def target_arrived(head: bytes) -> bool:
+    """Whether ``head``, a request's first bytes, tells whose the request is: its
+    target has ended (the line goes on or ends), or the peek can hold no more.
+
+    >>> target_arrived(b"GET /api/v1/daily/ HTTP/1.1\\r\\n"), target_arrived(b"GET /api/v1/da")
+    (True, False)
+    >>> target_arrived(b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\\r\\nGET /api"), target_arrived(b"PO")
+    (False, False)
+    >>> target_arrived(b"GET /\\r\\n"), target_arrived(b"GET /" + b"a" * PEEK_BYTES)
+    (True, True)
+    """
+    if len(head) >= PEEK_BYTES:
+        return True
+    line, ended = _request_line(head)
+    return ended or line.count(b" ") >= 2
+
+
+def peek_target(client: socket.socket) -> bytes:
+    """The first bytes of the request on ``client`` (a blocking socket), left for
+    gunicorn to read: the first packet's, and where that ends inside the target, more as
+    they arrive, until it has ended or for ``PEEK_WAIT`` seconds (module docstring)."""
+    head = client.recv(PEEK_BYTES, socket.MSG_PEEK)
+    if not head or target_arrived(head):
+        return head
+    deadline = time.monotonic() + PEEK_WAIT
+    try:
+        while not target_arrived(head) and (left := deadline - time.monotonic()) > 0:
+            # Readable once more than what is there has arrived (or the client closed).
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, len(head) + 1)
+            client.settimeout(left)
+            more = client.recv(PEEK_BYTES, socket.MSG_PEEK)
+            if len(more) <= len(head):
+                break  # closed, or nothing more
+            head = more
+    except TimeoutError:
+        pass
+    finally:
+        client.settimeout(None)  # blocking again, as gunicorn's worker made it
+        with contextlib.suppress(OSError):
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, 1)
+    return head
 
 
 def is_api_target(head: bytes) -> bool:
@@ -55,8 +116,7 @@ def is_api_target(head: bytes) -> bool:
     """
     from config.api_guard import API_PREFIX
 
-    lines = head.lstrip(b"\r\n").split(b"\r\n", 2)
-    line = lines[1] if lines[0].startswith(b"PROXY ") and len(lines) > 1 else lines[0]
+    line, _ended = _request_line(head)
     parts = line.split(b" ", 2)
     if len(parts) < 2:
         return False
@@ -130,7 +190,7 @@ class ApiErrorsWorker(SyncWorker):
         if not self.cfg.is_ssl:
             # An error here is met again by gunicorn's own read, which handles it.
             with contextlib.suppress(OSError):
-                self._api_request = is_api_target(client.recv(PEEK_BYTES, socket.MSG_PEEK))
+                self._api_request = is_api_target(peek_target(client))
         try:
             super().handle(listener, client, addr)
         finally:

@@ -144,11 +144,16 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
     assert "gunicorn.access" not in loggers, output
 
 
-def _raw(address: str, request: bytes) -> bytes:
-    """The whole answer to ``request`` sent as it is on a fresh connection."""
+def _raw(address: str, request: bytes, *rest: bytes) -> bytes:
+    """The whole answer to ``request`` sent as it is on a fresh connection (and each of
+    ``rest`` in its own packet, 100 ms after the one before)."""
     host, port = address.split(":")
     with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.sendall(request)
+        for packet in rest:
+            time.sleep(0.1)
+            sock.sendall(packet)
         answer = b""
         while chunk := sock.recv(65536):
             answer += chunk
@@ -198,6 +203,28 @@ def test_gunicorns_own_error_answers_are_the_apis_json_under_api(tmp_path: Path)
                 }
                 assert error["code"] == code[status], (case, error)
     assert "ValueError" not in logs[0], logs[0]
+
+
+@pytest.mark.live
+def test_a_request_whose_first_packet_ends_inside_its_path_is_still_told_apart(
+    tmp_path: Path,
+) -> None:
+    """Which requests are the API's is read from their first bytes before gunicorn parses
+    them; a request whose first packet ended before its target showed ``/api/`` (``POST
+    /ap``, the rest 100 ms later; or inside the method) got gunicorn's HTML page. The
+    worker waits for the rest of the target now, when it is not there."""
+    rest = b" HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n"
+    with deployed_gunicorn(tmp_path) as (address, _logs):
+        api = _raw(address, b"POST /ap", b"i/v1/daily/" + rest)
+        page = _raw(address, b"POST /pl", b"ay/1/" + rest)
+        in_method = _raw(address, b"PO", b"ST /api/v1/daily/" + rest)
+        proxied = _raw(address, b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\r\nGET /a", b"pi/v1/" + rest)
+    head, _, content = api.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"application/json" in head, api
+    assert json.loads(content)["code"] == "bad_request"
+    assert page.startswith(b"HTTP/1.1 400 ") and b"Content-Type: text/html" in page, page
+    assert in_method == api, in_method
+    assert proxied.startswith(b"HTTP/1.1 400 ") and b"application/json" in proxied, proxied
 
 
 @pytest.mark.live
