@@ -181,11 +181,11 @@ def test_while_the_app_does_not_answer_the_proxy_says_so_in_each_ones_shape(prox
     assert page.headers["Cache-Control"] == "no-store"
 
 
-def test_while_the_app_does_not_answer_a_page_is_in_the_visitors_language(tmp_path):
-    """The proxy's page was English whatever the visitor's language. It is the app's
-    "server not answering" page in the language the app would choose without a player
-    (the language cookie, else Accept-Language, else English), rendered ahead by
-    ``manage.py fallback_pages``."""
+def test_while_the_app_does_not_answer_the_proxy_answers_in_the_visitors_language(tmp_path):
+    """The proxy's page and API error were English whatever the visitor's language. They
+    are the app's "server not answering" page and its API 503 in the language the app
+    would choose without a player (the language cookie, else Accept-Language, else
+    English), rendered ahead by ``manage.py fallback_pages``."""
     http_port = free_port()
     upstream = free_port()  # nothing listens there: the app is down
     proxy = _caddy(
@@ -235,5 +235,17 @@ def test_while_the_app_does_not_answer_a_page_is_in_the_visitors_language(tmp_pa
         assert language(page("de", cookies={"django_language": "xx"})) == (503, "de")
         # A form sent while the app is down gets the page too.
         assert language(page("pl", method="POST", data={"box": "chance"})) == (503, "pl")
+        # The API's clients get its 503 in their language too.
+        api = httpx.post(
+            f"http://127.0.0.1:{http_port}/api/v1/daily/2026-12-06/rounds/",
+            headers={"Accept-Language": "de"},
+            timeout=10,
+        )
+        assert api.status_code == 503 and api.headers["Content-Type"] == "application/json"
+        assert api.headers["Content-Language"] == "de" and api.headers["Retry-After"] == "5"
+        assert api.json() == {
+            "code": "service_unavailable",
+            "message": "Der Dienst antwortet nicht; versuche es gleich noch einmal.",
+        }
     finally:
         _stop(proxy)

@@ -21,6 +21,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from config.api_errors import error_body
+from config.api_guard import status_error
 from games.rules import ruleset_title
 
 # What the worker keeps for offline use: the site's own static files, never a page with
@@ -140,16 +142,27 @@ def fallback_page(language: str) -> str:
         )
 
 
+def fallback_api_error(language: str) -> str:
+    """The API's answer from the deploy's proxy while the app does not answer, in
+    ``language``: the app's own 503 (``config.api_guard.status_error``)."""
+    with translation.override(language):
+        return json.dumps(error_body(*status_error(503)), ensure_ascii=False)
+
+
 def fallback_pages_write(directory: Path) -> list[Path]:
-    """Writes :func:`fallback_page` in each language of ``LANGUAGES`` to
-    ``directory/<code>.html``, where the proxy reads them, each file replaced whole (the
-    proxy never serves half of one). Returns the files."""
+    """Writes, for each language of ``LANGUAGES``, :func:`fallback_page` to
+    ``directory/<code>.html`` and :func:`fallback_api_error` to ``<code>.json``, where
+    the proxy reads them, each file replaced whole (the proxy never serves half of one).
+    Returns the files."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for code, _name in settings.LANGUAGES:
-        path = directory / f"{code}.html"
-        part = directory / f".{code}.html.part"
-        part.write_text(fallback_page(code), encoding="utf-8")
-        os.replace(part, path)
-        written.append(path)
+        for path, text in [
+            (directory / f"{code}.html", fallback_page(code)),
+            (directory / f"{code}.json", fallback_api_error(code)),
+        ]:
+            part = path.with_name(f".{path.name}.part")
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, path)
+            written.append(path)
     return written

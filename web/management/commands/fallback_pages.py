@@ -8,8 +8,9 @@ from web.pages.app import fallback_pages_write
 
 class Command(BaseCommand):
     help = (
-        "Write the page the proxy shows while the app does not answer, one file per "
-        "language (DIR/<code>.html; deploy/Caddyfile, docs/operations.md)."
+        "Write the page and the API error the proxy answers with while the app does not "
+        "answer, in each language (DIR/<code>.html, DIR/<code>.json; deploy/Caddyfile, "
+        "docs/operations.md)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -17,4 +18,4 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         written = fallback_pages_write(options["directory"])
-        self.stdout.write(f"{len(written)} fallback pages written to {options['directory']}")
+        self.stdout.write(f"{len(written)} fallback answers written to {options['directory']}")
