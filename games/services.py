@@ -36,7 +36,7 @@ import yatzy
 from accounts.models import User
 from accounts.names import INVISIBLE_NAME, name_clean, name_key, name_visible
 from accounts.services import player_lock
-from config.api_errors import ConflictError, ServiceError
+from config.api_errors import ConflictError, NotFoundError, ServiceError
 from config.db import json_dumps, prepared_cursor
 from daily import clock
 from daily.models import Challenge
@@ -553,6 +553,70 @@ def round_delete(*, rnd: Round) -> None:
         rnd.delete()
         if rnd.ranked and rnd.challenge is not None:
             hooks.ranked_round_removed(player_id=rnd.player_id, day=rnd.challenge.date)
+
+
+# The modes a player may give up (``game_abandon``): not a daily round (it counts, or
+# expires, on its day), nor a friend round (its seed would be shown, SPEC §7, and the
+# friend's dice replayed knowing them).
+ABANDONABLE_MODES = frozenset({Round.Mode.SOLO, Round.Mode.COMPUTER})
+
+
+def _game_finished() -> ConflictError:
+    return ConflictError(_("This game is over; there is nothing to give up."), code="game_finished")
+
+
+def game_abandon(*, game_id: UUID, player: User) -> None:
+    """Give up one of the player's unfinished games outside the daily, by its id in the
+    games list: a solo or computer round, or a party (:func:`party_abandon`). The game
+    is deleted with everything of it (its seed is never shown), which frees its place
+    among the ``MAX_UNFINISHED_GAMES``. 404 ``game_not_found`` for another player's or
+    no game (a seat's round is its party's), 400 ``abandon_not_allowed`` for a daily or
+    friend round, 409 ``game_finished`` for a game that is over.
+
+    Of an action and the abandon racing on one round, one wins cleanly: the abandon
+    first bumps the round's version while it is in progress (``UPDATE … WHERE status =
+    'in_progress'``), so an action stored before it finishes the game first (409 here),
+    and one that read the round before loses its versioned write and finds no round
+    (404)."""
+    rnd = Round.objects.filter(pk=game_id, player=player, party__isnull=True).first()
+    if rnd is None:
+        if Party.objects.filter(pk=game_id, owner=player).exists():
+            party_abandon(party_id=game_id, player=player)
+            return
+        raise NotFoundError(_("No such game."), code="game_not_found")
+    if rnd.mode not in ABANDONABLE_MODES:
+        raise ServiceError(
+            _("Daily and friend rounds cannot be given up; play them to the end."),
+            code="abandon_not_allowed",
+        )
+    with transaction.atomic():
+        claimed = Round.objects.filter(pk=rnd.pk, status=Round.Status.IN_PROGRESS).update(
+            version=F("version") + 1, updated_at=timezone.now()
+        )
+        if not claimed:
+            if Round.objects.filter(pk=rnd.pk).exists():
+                raise _game_finished()
+            raise NotFoundError(_("No such game."), code="game_not_found")
+        Round.objects.filter(pk=rnd.pk).delete()
+
+
+def party_abandon(*, party_id: UUID, player: User) -> None:
+    """Give up the player's unfinished party: it is deleted with its seats' rounds.
+    404 ``party_not_found`` for another player's or no party, 409 ``game_finished`` once
+    it is over. The seats' rounds are bumped before the party, in the order an action
+    takes them (its round, then its party), so a racing action and the abandon never
+    wait on each other: one wins (an action that loses finds no round, 404)."""
+    party = selectors.party_get_for_player(party_id=party_id, player=player)
+    with transaction.atomic():
+        Round.objects.filter(party=party).update(version=F("version") + 1)
+        claimed = Party.objects.filter(pk=party.pk, status=Party.Status.IN_PROGRESS).update(
+            version=F("version") + 1
+        )
+        if not claimed:
+            if Party.objects.filter(pk=party.pk).exists():
+                raise _game_finished()
+            raise NotFoundError(_("No such party."), code="party_not_found")
+        Party.objects.filter(pk=party.pk).delete()
 
 
 def day_close(*, day: dt.date) -> bool:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("daily/<isodate:day>/", views.DailyDateView.as_view(), name="daily-date"),
     path("daily/<isodate:day>/rounds/", views.DailyRoundsView.as_view(), name="daily-rounds"),
     path("games/", views.GamesView.as_view(), name="games"),
+    path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
     path("rulesets/", views.RulesetListView.as_view(), name="rulesets"),
     path("rulesets/<str:name>/", views.RulesetDetailView.as_view(), name="ruleset-detail"),
     path("rounds/<uuid:round_id>/", views.RoundDetailView.as_view(), name="round-detail"),

@@ -152,6 +152,46 @@ class GamesView(GenericAPIView):
         return Response(selectors.game_payload(game), status=status.HTTP_201_CREATED)
 
 
+ABANDON_RESPONSES = {
+    204: None,
+    **ERROR_RESPONSES,
+    400: OpenApiResponse(
+        ErrorSerializer,
+        description="`abandon_not_allowed`: a daily or friend round, which cannot be given up.",
+    ),
+    409: OpenApiResponse(ErrorSerializer, description="`game_finished`: the game is over."),
+}
+
+ABANDON_DESCRIPTION = (
+    "The game is deleted with its rounds and never shows its seed; it no longer counts "
+    "among your 20 unfinished games. Solo, computer and party games only. Of a roll or "
+    "score racing with it, one wins: the action first (409 `game_finished` if it ended "
+    "the game), or the give-up (the action is 404). Sent again, it is 404."
+)
+
+
+class GameDetailView(APIView):
+    throttle_scope = "play"
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "game_id",
+                OpenApiTypes.UUID,
+                OpenApiParameter.PATH,
+                description="A game's `id` as the games list shows it (a party's is the party's).",
+            )
+        ],
+        responses=ABANDON_RESPONSES,
+        summary="Give up an unfinished solo, computer or party game",
+        description=ABANDON_DESCRIPTION,
+    )
+    def delete(self, request: Request, game_id: UUID) -> Response:
+        body_checked(request)
+        services.game_abandon(game_id=game_id, player=player_of(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class RoundHintView(APIView):
     throttle_scope = "advice"
 
@@ -274,6 +314,16 @@ class PartyDetailView(APIView):
     @extend_schema(responses={200: PartySerializer, **ERROR_RESPONSES}, summary="A party")
     def get(self, request: Request, party_id: UUID) -> Response:
         return Response(selectors.party_view(party_id=party_id, player=player_of(request)))
+
+    @extend_schema(
+        responses=ABANDON_RESPONSES,
+        summary="Give up an unfinished party",
+        description=ABANDON_DESCRIPTION,
+    )
+    def delete(self, request: Request, party_id: UUID) -> Response:
+        body_checked(request)
+        services.party_abandon(party_id=party_id, player=player_of(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PartyRollView(APIView):

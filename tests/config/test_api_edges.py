@@ -323,6 +323,7 @@ def _body_operations():
     out = io.StringIO()
     call_command("spectacular", "--format", "openapi-json", stdout=out)
     filled = {"round_id": str(uuid.uuid4()), "party_id": str(uuid.uuid4())}
+    filled["game_id"] = str(uuid.uuid4())
     filled |= {"day": "2026-11-20", "code": "ABCDEFGH"}
     for path, item in json.loads(out.getvalue())["paths"].items():
         for method in item:
