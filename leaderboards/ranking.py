@@ -108,18 +108,22 @@ def streak_current(
     last_run: int | None,
     today: dt.date,
     last_day: dt.date | None = None,
+    today_open: bool = True,
 ) -> int:
-    """The current streak: the latest run if it ends today, or ends yesterday (today's
-    round is still possible while today lasts); otherwise 0. On a season's board
-    (``last_day``: its end) no round of a day after the season can extend a run, so
-    from then on none is current.
+    """The current streak: the latest run if it ends today, or ends yesterday while
+    today's round is still possible (``today_open``: today lasts and the player's ranked
+    round of today has not been spent without counting); otherwise 0. On a season's
+    board (``last_day``: its end) no round of a day after the season can extend a run,
+    so from then on none is current.
 
     >>> d = dt.date(2026, 12, 10)
     >>> [streak_current(last_date=d, last_run=4, today=d + dt.timedelta(days=n)) for n in (0, 1, 2)]
     [4, 4, 0]
     >>> streak_current(last_date=d, last_run=4, today=d + dt.timedelta(days=1), last_day=d)
     0
+    >>> streak_current(last_date=d, last_run=4, today=d + dt.timedelta(days=1), today_open=False)
+    0
     """
     if last_date is None or not last_run or (last_day is not None and today > last_day):
         return 0
-    return last_run if today - last_date <= dt.timedelta(days=1) else 0
+    return last_run if today - last_date <= dt.timedelta(days=int(today_open)) else 0

@@ -279,30 +279,57 @@ class _StreakDay:
     """The day a player's current streak is measured at: today, or yesterday for a
     player still finishing yesterday's ranked round in its grace period (SPEC §4, §5:
     that round may still extend their run, so the run ending the day before it is
-    still current, as it was at 23:59)."""
+    still current, as it was at 23:59). A player whose ranked round of today counts
+    nowhere (``spent``: an administrator excluded it) can no longer play today's round,
+    so for them only a run ending today would be current, not one ending yesterday."""
 
     today: dt.date
     finishing: frozenset[int] = frozenset()
+    spent: frozenset[int] = frozenset()
 
     def of(self, player_id: int) -> dt.date:
         return self.today - dt.timedelta(days=1) if player_id in self.finishing else self.today
 
+    def current(
+        self,
+        player_id: int,
+        *,
+        last_date: dt.date | None,
+        last_run: int | None,
+        last_day: dt.date | None = None,
+    ) -> int:
+        """The player's current streak (``streak_current`` at their streak day)."""
+        return streak_current(
+            last_date=last_date,
+            last_run=last_run,
+            today=self.of(player_id),
+            last_day=last_day,
+            today_open=player_id not in self.spent or player_id in self.finishing,
+        )
+
 
 def _streak_day(board: Board | None, player_ids: Iterable[int]) -> _StreakDay:
-    """The streak day of ``player_ids`` on ``board`` (``None``: the overall streaks).
-    Only during yesterday's grace period is a round asked for."""
+    """The streak day of ``player_ids`` on ``board`` (``None``: the overall streaks):
+    which of them have today's ranked round excluded, and, only during yesterday's grace
+    period, which are still finishing yesterday's."""
     today = clock.today()
     yesterday = today - dt.timedelta(days=1)
-    if (board is not None and board.kind != boards.STREAK) or clock.is_revealed(yesterday):
+    if board is not None and board.kind != boards.STREAK:
         return _StreakDay(today)
+    ids = list(player_ids)
+    spent = Round.objects.filter(
+        player_id__in=ids, challenge__date=today, ranked=True, excluded_at__isnull=False
+    ).values_list("player_id", flat=True)
+    if clock.is_revealed(yesterday):
+        return _StreakDay(today, spent=frozenset(spent))
     finishing = Round.objects.filter(
-        player_id__in=list(player_ids),
+        player_id__in=ids,
         challenge__date=yesterday,
         ranked=True,
         status=Round.Status.IN_PROGRESS,
         excluded_at__isnull=True,  # an excluded round extends no run
     ).values_list("player_id", flat=True)
-    return _StreakDay(today, frozenset(finishing))
+    return _StreakDay(today, frozenset(finishing), frozenset(spent))
 
 
 def _line(row: dict[str, Any], rank: int, board: Board, today: _StreakDay) -> dict[str, Any]:
@@ -316,10 +343,10 @@ def _line(row: dict[str, Any], rank: int, board: Board, today: _StreakDay) -> di
         "achieved_at": row["achieved_at"],
     }
     if board.kind == boards.STREAK:
-        line["current"] = streak_current(
+        line["current"] = today.current(
+            row["player_id"],
             last_date=row["streak_last_date"],
             last_run=row["streak_last_run"],
-            today=today.of(row["player_id"]),
             last_day=board.last_day,
         )
     return line
@@ -658,10 +685,10 @@ def player_record(*, player: User, history: int = 60) -> dict[str, Any]:
         "longest_streak": 0 if streak is None else streak["value"],
         "current_streak": 0
         if streak is None
-        else streak_current(
+        else _streak_day(None, [player.pk]).current(
+            player.pk,
             last_date=streak["streak_last_date"],
             last_run=streak["streak_last_run"],
-            today=_streak_day(None, [player.pk]).of(player.pk),
         ),
         "scores": scores,
         "decisions": None

@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from games.skill import round_exclude
+from games.skill import round_exclude, round_reinstate
 from leaderboards.models import Season
 from leaderboards.selectors import player_record
 from tests.factories import make_player
@@ -175,3 +175,24 @@ def test_a_run_stays_current_while_its_next_days_round_is_finished_in_the_grace_
         assert round_exclude(rnd=ranked_start(barred, day(3), 200)[0])
     with at(grace):
         assert player_record(player=barred)["current_streak"] == 0
+
+
+def test_todays_ranked_round_excluded_ends_the_current_streak():
+    """An excluded round counts on no board: today's, completed and then excluded,
+    neither extends the run nor leaves today's round possible (the ranked round of the
+    day is played), so the run ending yesterday is not current either."""
+    user, client = make_player("eve")
+    for n in (1, 2):
+        ranked(user, day(n), 200)
+    today = ranked(user, day(3), 200)
+    with at(noon(day(3), 10)):
+        assert my_streak(client) == (3, 3)
+        assert round_exclude(rnd=today)
+    with at(noon(day(3), 20)):
+        assert my_streak(client) == (2, 0)
+        lines = board(client, "streaks/", around="me")["results"]
+        assert [(line["username"], line["current"]) for line in lines] == [("eve", 0)]
+        assert player_record(player=user)["current_streak"] == 0
+    with at(noon(day(3), 30)):  # reinstated, it counts again: the run ends today
+        assert round_reinstate(rnd=today)
+        assert my_streak(client) == (3, 3)
