@@ -555,10 +555,10 @@ def round_delete(*, rnd: Round) -> None:
             hooks.ranked_round_removed(player_id=rnd.player_id, day=rnd.challenge.date)
 
 
-# The modes a player may give up (``game_abandon``): not a daily round (it counts, or
-# expires, on its day), nor a friend round (its seed would be shown, SPEC §7, and the
-# friend's dice replayed knowing them).
-ABANDONABLE_MODES = frozenset({Round.Mode.SOLO, Round.Mode.COMPUTER})
+# The modes of the games a player may give up (``game_abandon``, ``party_abandon``):
+# not a daily round (it counts, or expires, on its day), nor a friend round (its seed
+# would be shown, SPEC §7, and the friend's dice replayed knowing them).
+ABANDONABLE_MODES = frozenset({Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY})
 
 
 def _game_finished() -> ConflictError:

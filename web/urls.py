@@ -17,6 +17,7 @@ urlpatterns = [
     path("play/<uuid:round_id>/share/", play.share, name="share"),
     path("games/", games.games_list, name="games"),
     path("games/new/<str:mode>/", games.game_new, name="game-new"),
+    path("games/<uuid:game_id>/give-up/", games.game_give_up, name="game-give-up"),
     path("parties/<uuid:party_id>/", parties.party_page, name="party"),
     path("parties/<uuid:party_id>/roll/", parties.party_roll, name="party-roll"),
     path("parties/<uuid:party_id>/score/", parties.party_score, name="party-score"),

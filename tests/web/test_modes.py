@@ -649,6 +649,38 @@ def test_the_games_list_shows_unfinished_and_finished_games_with_their_links():
     assert page.count("data-game=") == 4
 
 
+def test_an_unfinished_solo_computer_or_party_game_is_given_up_from_the_games_list():
+    player, client = logged_in()
+    solo = round_of(new_game(client, "solo", **defaults("yahtzee")))
+    party = party_of(new_game(client, "party", seat_0="Ann", seat_1="Bo", **defaults("yahtzee")))
+    done = play_out(
+        player, round_of(new_game(client, "computer", level="easy", **defaults("yahtzee")))
+    )
+    daily = round_of(start(client))
+    page = text(client.get("/games/"))
+
+    def line(game) -> str:
+        return re.search(rf'data-game="{game.id}".*?</tr>', page, re.S).group(0)
+
+    # Asked for in two steps: the button opens the question, its form gives it up.
+    for game in (solo, party):
+        assert 'data-action="give-up-ask"' in line(game)
+        assert f'action="/games/{game.id}/give-up/"' in line(game)
+    for game in (done, daily):  # finished, or a daily round: nothing to give up
+        assert "give-up" not in line(game)
+    assert client.get(f"/games/{solo.id}/give-up/")["Location"] == "/games/"
+    assert Round.objects.filter(pk=solo.id).exists()  # a GET gives nothing up
+    response = client.post(f"/games/{solo.id}/give-up/", follow=True)
+    assert "The game is given up." in text(response)
+    assert not Round.objects.filter(pk=solo.id).exists()
+    client.post(f"/games/{party.id}/give-up/")
+    assert not Party.objects.filter(pk=party.id).exists()
+    # A daily round posted anyway is refused with the API's message, and kept.
+    refused = text(client.post(f"/games/{daily.id}/give-up/", follow=True))
+    assert "Daily and friend rounds cannot be given up" in refused
+    assert Round.objects.filter(pk=daily.id).exists()
+
+
 # -- safety of the new pages ------------------------------------------------------------
 
 

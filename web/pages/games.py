@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -22,7 +24,7 @@ from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
 from web import presenters
 from web.dice import die_svg
 from web.forms import REQUEST_KEY_USED, NewGameForm, new_request_key
-from web.helpers import error_page, form_throttled
+from web.helpers import error_page, form_address, form_throttled
 
 NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
 # Finished games per page of the games list.
@@ -116,6 +118,21 @@ def game_new(request: HttpRequest, mode: str) -> HttpResponse:
         status=status,
     )
     return refused.answer(response) if refused else response
+
+
+@login_required
+@form_address(lambda game_id: reverse("web:games"))
+def game_give_up(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    """Give up an unfinished solo, computer or party game (``game_abandon``, as the
+    API's ``DELETE games/{id}/``); back to the games list, with what happened."""
+    player: User = request.user  # type: ignore[assignment]
+    try:
+        game_services.game_abandon(game_id=game_id, player=player)
+    except ServiceError as exc:
+        messages.error(request, error_text(exc))
+    else:
+        messages.success(request, _("The game is given up."))
+    return redirect("web:games")
 
 
 @require_safe
