@@ -28,6 +28,7 @@ import contextlib
 import os
 import signal
 import sys
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -156,33 +157,56 @@ class Invalid:
 Command = Roll | Toggle | Score | Hint | Look | Help | Quit | Invalid
 
 
+_LETTER_FOLDS = str.maketrans({"æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d"})
+"""Letters with no decomposition, as players who type without them write them."""
+
+
+def fold(text: str) -> str:
+    """``text`` as a box name is compared, the way players type one: without case
+    (``casefold``: ß is ss), without accents (NFKD, its Latin combining marks dropped:
+    é is e, å is a, ż is z; a Japanese voicing mark is kept), with æ as ae, œ as oe, ø
+    as o, ł as l and đ as d, and spaces and hyphens as ``_`` (as in the box ids).
+
+    >>> fold("Große Straße"), fold("Escalera pequeña"), fold("Kåk"), fold("Mały strit")
+    ('grosse_strasse', 'escalera_pequena', 'kak', 'maly_strit')
+    >>> fold("Tårn") == fold("TARN"), fold("ラージ") == fold("ラーシ")
+    (True, False)
+    """
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+    plain = "".join(char for char in decomposed if not "\u0300" <= char <= "\u036f")
+    folded = unicodedata.normalize("NFC", plain).translate(_LETTER_FOLDS)
+    return folded.replace(" ", "_").replace("-", "_")
+
+
 def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str | Invalid:
     """The box ``text`` names: its number on the scorecard, its id, or a prefix of one
-    id or of its name (as the server names it, in the player's language).
+    id or of its name (as the server names it, in the player's language), compared as
+    :func:`fold` has them (no case, no accents: ``grosse`` is Große Straße).
 
     >>> boxes = ["ones", "twos", "chance", "three_pairs", "three_of_a_kind"]
     >>> resolve_box("3", boxes), resolve_box("ch", boxes), resolve_box("three pairs", boxes)
     ('chance', 'chance', 'three_pairs')
     >>> resolve_box("sjan", boxes, Names({"chance": "Sjanse"}))
     'chance'
+    >>> resolve_box("grosse", ["large_straight"], Names({"large_straight": "Große Straße"}))
+    'large_straight'
     >>> resolve_box("three", boxes)
     Invalid(message='"three" could be three_pairs, three_of_a_kind: type more of it.')
     """
-    wanted = text.strip().lower().replace(" ", "_").replace("-", "_")
+    number_text = text.strip()
     # ASCII digits only: str.isdigit() also accepts "²", which int() refuses; and a
     # bounded length, as int() refuses 4,300 digits and more.
-    if wanted.isascii() and wanted.isdigit():
-        number = int(wanted) if len(wanted) <= 6 else 0
+    if number_text.isascii() and number_text.isdigit():
+        number = int(number_text) if len(number_text) <= 6 else 0
         if 1 <= number <= len(boxes):
             return boxes[number - 1]
-        shown = wanted if len(wanted) <= 6 else wanted[:6] + "…"
+        shown = number_text if len(number_text) <= 6 else number_text[:6] + "…"
         return Invalid(f"There is no box {shown}: the boxes are numbered 1 to {len(boxes)}.")
+    wanted = fold(text.strip())
     if wanted in boxes:
         return wanted
     matches = [
-        box
-        for box in boxes
-        if box.startswith(wanted) or names.box(box).lower().replace(" ", "_").startswith(wanted)
+        box for box in boxes if box.startswith(wanted) or fold(names.box(box)).startswith(wanted)
     ]
     if len(matches) == 1:
         return matches[0]
@@ -325,12 +349,19 @@ class TerminalReader:
 
 
 def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str:
-    """What completes ``s PREFIX`` to the one box whose name (or id) starts so.
+    """What completes ``s PREFIX`` to the one box whose name (or id) starts so: the rest
+    of the name after its shortest start that :func:`fold` makes what was typed; nothing
+    where no start of it does (``gros`` is no start of Große: ``Groß`` folds to
+    ``gross``).
 
-    >>> names = Names({"small_straight": "Small straight", "chance": "Chance"})
-    >>> box_completion("s sm", ["small_straight", "chance"], names)
+    >>> names = Names({"small_straight": "Small straight", "large_straight": "Große Straße"})
+    >>> box_completion("s sm", ["small_straight", "large_straight"], names)
     'all straight'
-    >>> box_completion("s 2", ["small_straight", "chance"], names)
+    >>> box_completion("s gro", ["small_straight", "large_straight"], names)
+    'ße Straße'
+    >>> box_completion("s gros", ["small_straight", "large_straight"], names)
+    ''
+    >>> box_completion("s 2", ["small_straight", "large_straight"], names)
     ''
     """
     head, _, typed = text.partition(" ")
@@ -340,10 +371,11 @@ def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> 
     resolved = resolve_box(typed, boxes, names)
     if isinstance(resolved, Invalid):
         return ""
-    wanted = typed.lower().replace(" ", "_")
-    for full in (names.box(resolved), resolved):
-        if full.lower().replace(" ", "_").startswith(wanted):
-            return full[len(typed) :]
+    wanted = fold(typed)
+    for full in (unicodedata.normalize("NFC", names.box(resolved)), resolved):
+        for end in range(1, len(full) + 1):
+            if fold(full[:end]) == wanted:
+                return full[end:]
     return ""
 
 

@@ -18,6 +18,7 @@ from client.play import (
     Score,
     Toggle,
     bottom_bar,
+    box_completion,
     keys_help,
     parse_command,
 )
@@ -321,3 +322,39 @@ def test_a_box_name_typed_in_the_players_language_is_answered_in_it():
     assert parse_command("s villa", boxes=boxes, dice_count=6, names=names) == Invalid(
         'No box is called "villa": type its number (1 to 4) or the start of its name.'
     )
+
+
+def test_a_box_name_is_found_as_players_type_it_without_case_accents_or_sharp_s():
+    """``s grosse`` found no box in German ("Große Straße" lowered is "große straße"),
+    nor ``s escalera pequena`` "Escalera pequeña" or ``s kak`` the Swedish "Kåk"; the
+    completion
+    appended the name's rest at the typed length, which ß makes wrong."""
+    german = Names({"small_straight": "Kleine Straße", "large_straight": "Große Straße"})
+    boxes = ["ones", "small_straight", "large_straight", "full_house", "chance"]
+
+    def parse(line, names):
+        return parse_command(line, boxes=boxes, dice_count=6, names=names)
+
+    assert parse("s grosse", german) == Score("large_straight")
+    assert parse("s GROSSE STR", german) == Score("large_straight")
+    assert parse("s große", german) == Score("large_straight")
+    assert parse("s kleine strasse", german) == Score("small_straight")
+    spanish = Names({"small_straight": "Escalera pequeña", "large_straight": "Escalera grande"})
+    assert parse("s escalera pequena", spanish) == Score("small_straight")
+    assert parse("s ESCALERA PEQUEÑA", spanish) == Score("small_straight")
+    assert parse("s kak", Names({"full_house": "Kåk"})) == Score("full_house")
+    assert parse("s maly", Names({"small_straight": "Mały strit"})) == Score("small_straight")
+    # Ambiguity and no match are said as before, in the words typed.
+    assert parse("s strasse", german) == Invalid(
+        'No box is called "strasse": type its number (1 to 5) or the start of its name.'
+    )
+    assert parse("s escálera", spanish) == Invalid(
+        '"escálera" could be Escalera pequeña, Escalera grande: type more of it.'
+    )
+
+    assert box_completion("s gro", boxes, german) == "ße Straße"
+    assert box_completion("s grosse s", boxes, german) == "traße"
+    assert box_completion("s GROSSE", boxes, german) == " Straße"
+    assert box_completion("s gros", boxes, german) == ""  # no start of "Große" folds to it
+    assert box_completion("s pequ", boxes, Names({"small_straight": "Pequeña"})) == "eña"
+    assert box_completion("s kå", boxes, Names({"full_house": "Kåk"})) == "k"
