@@ -198,7 +198,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     except argparse.ArgumentTypeError as error:  # $YATZY_SERVER's
         parser.error(f"$YATZY_SERVER: {error}")
     if app is None:
-        app = commands.App(server=server.rstrip("/"), attempts=max(1, getattr(args, "retries", 5)))
+        app = commands.App(server=server, attempts=max(1, getattr(args, "retries", 5)))
     try:
         status: int = args.handler(app, args)
     except commands.NotLoggedIn:

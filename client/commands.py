@@ -36,7 +36,7 @@ from client.api import (
     sentence,
 )
 from client.play import LineReader, PlaySession
-from client.storage import Credentials, CredentialStore, Journal, StorageError
+from client.storage import Credentials, CredentialStore, Journal, StorageError, server_key
 from client.verify import NotVerifiable, points_text, verify_round
 
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -190,6 +190,10 @@ class App:
     sleep: Callable[[float], None] = time.sleep
     """What the client waits with between attempts (tests record the waits instead)."""
     read_password: Callable[[str], str] = getpass.getpass
+
+    def __post_init__(self) -> None:
+        # One spelling of the address, the one shown and the one its token is kept by.
+        self.server = server_key(self.server)
 
     def notify(self, message: str) -> None:
         """Tell the player what the client is waiting for (on stderr)."""

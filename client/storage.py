@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import platformdirs
 
 try:
@@ -38,6 +39,7 @@ except ImportError:  # not POSIX: no lock, as before
 
 APP_NAME = "yatzy-play"
 DEFAULT_SERVER = "http://127.0.0.1:8000"
+DEFAULT_PORTS = {"http": 80, "https": 443}
 # The largest file the client reads: a whole round's journal is tens of kilobytes.
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
@@ -53,12 +55,23 @@ def data_dir() -> Path:
 
 
 def server_key(server: str) -> str:
-    """One spelling per server: no trailing slash.
+    """One spelling per server, the one the client shows and keeps its token under: the
+    scheme and host in lower case (a host's non-ASCII name in its ASCII form), no default
+    port (80 for http, 443 for https), no trailing slash; a path is kept as it is.
 
     >>> server_key("http://127.0.0.1:8000/")
     'http://127.0.0.1:8000'
+    >>> server_key("HTTP://LOCALHOST:8121/"), server_key("HTTPS://example.org:443")
+    ('http://localhost:8121', 'https://example.org')
     """
-    return server.rstrip("/")
+    try:
+        url = httpx.URL(server.strip())
+        # httpx drops a default port only where the scheme was typed in lower case.
+        if url.port == DEFAULT_PORTS.get(url.scheme):
+            url = url.copy_with(port=None)
+    except (httpx.InvalidURL, ValueError, TypeError):  # no address: kept as it is
+        return server.rstrip("/")
+    return str(url).rstrip("/")
 
 
 def _private_dirs(directory: Path) -> None:
@@ -209,9 +222,20 @@ class CredentialStore:
             raise _unreadable(self.path, '"servers" is not a JSON object')
         return servers
 
+    @staticmethod
+    def _spellings(servers: dict[str, Any], server: str) -> list[str]:
+        """The keys ``server`` is saved under: its :func:`server_key` first, then any
+        other spelling of it (earlier clients kept the address as typed, less its
+        trailing slash: ``HTTP://LOCALHOST:8121``, ``https://host:443``)."""
+        key = server_key(server)
+        others = [spelled for spelled in servers if spelled != key and server_key(spelled) == key]
+        return [key, *others] if key in servers else others
+
     def get(self, server: str) -> Credentials | None:
-        """The saved token for ``server``, or None."""
-        entry = self._servers(_read_json(self.path)).get(server_key(server))
+        """The saved token for ``server`` (however its address was spelled), or None."""
+        servers = self._servers(_read_json(self.path))
+        spellings = self._spellings(servers, server)
+        entry = servers[spellings[0]] if spellings else None
         if not isinstance(entry, dict):
             return None
         username, token = entry.get("username"), entry.get("token")
@@ -220,10 +244,14 @@ class CredentialStore:
         return Credentials(server_key(server), username, token)
 
     def save(self, credentials: Credentials) -> None:
-        """Keep ``credentials`` (replacing any earlier token for that server)."""
+        """Keep ``credentials`` (replacing any earlier token for that server, under any
+        spelling of its address)."""
         with _locked(self.path.parent):
             data = _read_json(self.path)
-            self._servers(data)[server_key(credentials.server)] = {
+            servers = self._servers(data)
+            for spelled in self._spellings(servers, credentials.server):
+                del servers[spelled]
+            servers[server_key(credentials.server)] = {
                 "username": credentials.username,
                 "token": credentials.token,
             }
@@ -235,7 +263,10 @@ class CredentialStore:
         with _locked(self.path.parent):
             data = _read_json(self.path)
             servers = self._servers(data)
-            found = servers.pop(server_key(server), None) is not None
+            spellings = self._spellings(servers, server)
+            for spelled in spellings:
+                del servers[spelled]
+            found = bool(spellings)
             if servers:
                 write_private(self.path, data)
             else:

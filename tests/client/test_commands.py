@@ -159,6 +159,24 @@ def test_register_keeps_the_token_private_and_logout_removes_it(tmp_path):
     assert status == 1 and err == "Unknown username or wrong password. (invalid_input)"
 
 
+def test_one_server_is_one_login_however_its_address_is_typed(tmp_path):
+    """Registered with ``--server HTTP://TESTSERVER:80/``, the next command with
+    ``--server http://testserver`` said "Not logged in on http://testserver"."""
+    terminal = Terminal(tmp_path)
+    terminal.server = "HTTP://TESTSERVER:80/"
+    status, out, _ = terminal("register", "ada")
+    assert status == 0 and "Registered on http://testserver and logged in." in out
+    for spelled in ("http://testserver", "http://testserver/", "http://TestServer:80"):
+        terminal.server = spelled
+        assert terminal("boards")[0] == 0
+    status, out, _ = terminal("logout")
+    assert (status, out) == (
+        0,
+        "Logged out of http://testserver: the token is revoked and removed.",
+    )
+    assert not terminal.store.path.exists()
+
+
 def test_a_revoked_token_says_to_log_in_again(ada):
     with httpx.Client(transport=ada.transport, base_url=SERVER) as http:
         token = ada.store.get(SERVER).token

@@ -1,5 +1,6 @@
 """The token file and the journal of what the client was shown."""
 
+import json
 import os
 import stat
 import threading
@@ -201,3 +202,48 @@ def test_a_lock_held_too_long_is_one_error_naming_it_not_a_wait_without_end(tmp_
             store.save(Credentials("http://a.test", "ada", "t2"))
     store.save(Credentials("http://a.test", "ada", "t3"))
     assert store.get("http://a.test").token == "t3"
+
+
+def test_a_token_is_kept_per_server_however_its_address_is_spelled(tmp_path):
+    """``--server HTTP://LOCALHOST:8121``, ``http://localhost:8121/`` and
+    ``http://localhost:8121`` were three servers, as were ``https://a.test:443`` and
+    ``https://a.test``: logged in with one spelling, "Not logged in" with another."""
+    store = CredentialStore(tmp_path)
+    store.save(Credentials("HTTP://LOCALHOST:8121/", "ada", "t1"))
+    for spelled in ("http://localhost:8121", "http://localhost:8121/", "http://LocalHost:8121"):
+        assert store.get(spelled) == Credentials("http://localhost:8121", "ada", "t1")
+    store.save(Credentials("https://a.test:443", "bob", "t2"))
+    assert store.get("https://A.test/").token == "t2"
+    assert store.get("HTTPS://a.test:443").token == "t2"
+    assert store.get("http://a.test") is None  # another scheme, another server
+    assert store.get("https://a.test:8443") is None  # another port
+    assert json.loads(store.path.read_text())["servers"].keys() == {
+        "http://localhost:8121",
+        "https://a.test",
+    }
+
+
+def test_a_token_saved_under_an_earlier_spelling_is_read_then_kept_under_one(tmp_path):
+    """Earlier clients kept the address as typed (less a trailing slash): those logins
+    are still found, a new login replaces them, and logout forgets every spelling."""
+    store = CredentialStore(tmp_path)
+    store.path.write_text(
+        json.dumps(
+            {
+                "servers": {
+                    "HTTP://LOCALHOST:8121": {"username": "ada", "token": "old"},
+                    "https://b.test:443": {"username": "bob", "token": "t2"},
+                }
+            }
+        )
+    )
+    assert store.get("http://localhost:8121") == Credentials("http://localhost:8121", "ada", "old")
+    store.save(Credentials("http://localhost:8121", "ada", "new"))
+    assert json.loads(store.path.read_text())["servers"] == {
+        "http://localhost:8121": {"username": "ada", "token": "new"},
+        "https://b.test:443": {"username": "bob", "token": "t2"},
+    }
+    assert store.remove("https://b.test") is True
+    assert store.get("https://b.test:443") is None
+    assert store.remove("HTTP://localhost:8121/") is True
+    assert not store.path.exists()
