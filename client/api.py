@@ -310,7 +310,8 @@ class ApiClient:
             timeout=timeout,
             transport=transport,
         )
-        self._notify = notify or (lambda message: None)
+        self.notify: Notify = notify or (lambda message: None)
+        """Told of each wait and retry (a round's screen puts it among its messages)."""
         self._sleep = sleep
         self.max_attempts = max_attempts
         self.max_wait = max_wait
@@ -412,7 +413,7 @@ class ApiClient:
                 if last:
                     raise ConnectionLost(trouble) from error
                 wait = self._backoff(attempt)
-                self._notify(
+                self.notify(
                     f"{sentence(trouble)}; "
                     f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
                 )
@@ -429,7 +430,7 @@ class ApiClient:
                 asked = failure.retry_after
                 wait = self._backoff(attempt) if asked is None else asked
                 if wait <= self.max_wait:
-                    self._notify(
+                    self.notify(
                         f"The server is throttling requests ({failure.message}); "
                         f"waiting {wait:g} s as it asks."
                     )
@@ -439,7 +440,7 @@ class ApiClient:
                 maybe_applied = maybe_applied or status != 503
                 wait = max(failure.retry_after or 0.0, self._backoff(attempt))
                 if wait <= self.max_wait:
-                    self._notify(
+                    self.notify(
                         f"The server is unavailable ({status}: {failure.message}); "
                         f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
                     )

@@ -410,6 +410,8 @@ class PlaySession:
         self._journal_lost = False
         self._sent: dict[str, Any] | None = None
         """The action of the request under way (a 409 refusing it goes into the journal)."""
+        self._on_screen: dict[str, Any] | None = None
+        """The state drawn last (a retry notice is drawn on it)."""
 
     def countdown(self, *, short: bool = False) -> str | None:
         """The countdown to the daily reset, for a round of a daily challenge."""
@@ -425,6 +427,7 @@ class PlaySession:
         without the bar (a pipe, a terminal that does not answer cursor-position
         requests) with the keys and the countdown in it."""
         self._hints = offers_hints(state)
+        self._on_screen = state
         height = None
         if self.console.is_terminal:
             if self.console.is_dumb_terminal:
@@ -456,7 +459,25 @@ class PlaySession:
     def run(self, state: dict[str, Any], note: RenderableType | None = None) -> dict[str, Any]:
         """Play until the round is over or the player leaves; the last state seen.
         ``note`` is said on the first screen (a line printed before it would be cleared
-        with the terminal)."""
+        with the terminal). On a terminal, the API client's notices (a request retried:
+        the server unreachable, busy, throttling) are drawn on the round's screen, each
+        in place of the one before, rather than printed under it (which scrolled it)."""
+        notify = self.api.notify
+        if self.console.is_terminal:
+            self.api.notify = partial(self._notice, fallback=notify)
+        try:
+            return self._play(state, note)
+        finally:
+            self.api.notify = notify
+
+    def _notice(self, message: str, *, fallback: Callable[[str], None]) -> None:
+        """A notice of the API client, in the message lines of the round's screen."""
+        if self._on_screen is None:
+            fallback(message)
+            return
+        self.show(self._on_screen, [Text(message, style="yellow")])
+
+    def _play(self, state: dict[str, Any], note: RenderableType | None) -> dict[str, Any]:
         boxes = list(state.get("scorecard") or {})
         self._dice_count = yatzy.get_ruleset(str(state.get("ruleset"))).dice_count
         reader = self._reader

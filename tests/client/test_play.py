@@ -5,8 +5,10 @@ import io
 import json
 
 import httpx
+import pyte
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 import yatzy
 from client.api import ApiClient
@@ -358,3 +360,72 @@ def test_a_box_name_is_found_as_players_type_it_without_case_accents_or_sharp_s(
     assert box_completion("s gros", boxes, german) == ""  # no start of "Große" folds to it
     assert box_completion("s pequ", boxes, Names({"small_straight": "Pequeña"})) == "eña"
     assert box_completion("s kå", boxes, Names({"full_house": "Kåk"})) == "k"
+
+
+class Tty(io.TextIOBase):
+    """A terminal of ``columns`` x ``lines`` (pyte) that the client's consoles write to;
+    what scrolls off its top is kept."""
+
+    def __init__(self, columns, lines):
+        self.screen = pyte.HistoryScreen(columns, lines, history=100)
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, text):
+        self.stream.feed(text.replace("\n", "\r\n"))
+        return len(text)
+
+    def isatty(self):
+        return True
+
+    def lines(self):
+        return [line.rstrip() for line in self.screen.display]
+
+    @property
+    def scrolled(self):
+        return ["".join(c.data for c in line.values()) for line in self.screen.history.top]
+
+
+def test_retry_notices_are_drawn_on_the_rounds_screen_each_in_place_of_the_last(server, tmp_path):
+    """While a roll was retried (the server unreachable, then unavailable), each notice
+    was printed under the round's screen, two lines apiece at 80 columns: the round was
+    pushed up off an 80x24 terminal, its title and dice first."""
+    tty = Tty(80, 24)
+    terminal = {"file": tty, "force_terminal": True, "width": 80, "height": 24}
+    errors = Console(stderr=True, **terminal)
+    seen = []  # the screen as each attempt of the roll is sent
+    outage = [
+        httpx.ConnectError("[Errno 111] Connection refused"),
+        httpx.ConnectError("[Errno 111] Connection refused"),
+        httpx.Response(503, json={"code": "database_unavailable", "message": "Try later."}),
+    ]
+
+    def cable(request):
+        if request.url.path.endswith("/roll/"):
+            seen.append(tty.lines())
+            if outage:
+                answer = outage.pop(0)
+                if isinstance(answer, Exception):
+                    raise answer
+                return answer
+        return server(request)
+
+    api = ApiClient(
+        "http://fake.test",
+        "tok",
+        transport=httpx.MockTransport(cable),
+        sleep=lambda s: None,
+        notify=lambda message: errors.print(Text(message, style="yellow")),
+    )
+    play = PlaySession(api, Console(**terminal), Journal(tmp_path), reader=Script(["r", "q"]))
+    final = play.run(server.state())
+    assert final["roll"] == 1 and len(seen) == 4
+    assert not tty.scrolled, tty.scrolled
+    notices = ["(attempt 2 of 5)", "(attempt 3 of 5)", "(attempt 4 of 5)"]
+    for screen, notice in zip(seen[1:], notices, strict=True):
+        text = " ".join(" ".join(screen).split())
+        assert screen[0] == "Solo · yatzy" and screen[1].startswith("Turn 1 of 15 · roll 0"), screen
+        assert notice in text and text.count("(attempt") == 1, screen
+    assert "Cannot reach http://fake.test ([Errno 111] Connection refused)" in " ".join(seen[1])
+    assert "The server is unavailable (503: Try later.)" in " ".join(" ".join(seen[3]).split())
+    lines = tty.lines()
+    assert lines[1].startswith("Turn 1 of 15 · roll 1 of 3") and "attempt" not in " ".join(lines)
