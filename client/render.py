@@ -68,8 +68,9 @@ class Names:
 
 
 def _one_line(name: object) -> str:
-    """A name on one line: a line break (or tab) a server put in one is a space, so a
-    box's name keeps to its row of the scorecard.
+    """A name on one line: a line break (or tab, or a Unicode line or paragraph
+    separator) a server put in one is a space, so a box's name keeps to its row of the
+    scorecard and a player's to its row of a board.
 
     >>> _one_line("Two\\n pairs\\t")
     'Two pairs'
@@ -661,7 +662,7 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
         mine = bool(me) and entry.get("username") == me.get("username")
         row: list[RenderableType] = [
             str(entry.get("rank")),
-            Text(str(entry.get("display_name") or entry.get("username"))),
+            Text(_one_line(entry.get("display_name") or entry.get("username"))),
             _board_value(kind, entry.get("value")),
         ]
         if kind == "streaks":
@@ -951,7 +952,8 @@ def _sums(rs: yatzy.Ruleset | None, card: Mapping[str, int | None], total: objec
 def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
     """A friend challenge: who shared it, its rules, the target, and both cards once
     both are finished (with the upper totals and bonuses, so each column adds up)."""
-    head = Text(f"{view.get('sharer')} challenges you", style="bold magenta")
+    sharer = _one_line(view.get("sharer"))
+    head = Text(f"{sharer} challenges you", style="bold magenta")
     head.append(f" · {names.ruleset(view.get('ruleset'))}")
     if view.get("date"):
         head.append(f" · the daily of {view['date']}")
@@ -968,9 +970,7 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
         table = Table(box=box.SIMPLE_HEAD, show_footer=True, title="Side by side")
         table.add_column("box", footer="total")
         table.add_column("you", justify="right", footer=str(mine.get("total")))
-        table.add_column(
-            Text(str(view.get("sharer"))), justify="right", footer=str(theirs.get("total"))
-        )
+        table.add_column(Text(sharer), justify="right", footer=str(theirs.get("total")))
         my_card = mine.get("scorecard") or {}
         their_card = theirs.get("scorecard") or {}
         upper = set(yatzy.bonus_par(rs)) if rs else set()

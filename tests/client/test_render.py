@@ -130,3 +130,21 @@ def test_a_board_with_lines_but_none_around_the_player_does_not_say_it_is_empty(
     text = " ".join(console.export_text().split())
     assert "You are not on this board yet" in text and "3 on the board" in text
     assert "No one on this board yet" not in text
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\t"])
+def test_a_players_name_with_a_line_or_paragraph_separator_is_on_one_line(separator):
+    """A display name may hold U+2028 (the server keeps a Unicode separator): the board
+    broke its row after it ("Ada" on one line, "Lovelace" under it) and a terminal
+    draws the separator as nothing ("AdaLovelace"); so did a friend's challenge."""
+    name = f"Ada{separator}Lovelace"
+    console = Console(width=80, color_system=None, record=True)
+    page = {"count": 1, "results": [{"rank": 1, "username": "ada", "display_name": name}]}
+    console.print(render.board_table("best-day", page))
+    rows = [line for line in console.export_text().splitlines() if "Lovelace" in line]
+    assert len(rows) == 1 and "Ada Lovelace" in rows[0], console.export_text()
+    view = {"sharer": name, "ruleset": "yatzy", "target": 263, "sharer_round": {"total": 263}}
+    console.print(render.friend_view(view, names=render.NO_NAMES))
+    text = console.export_text()
+    assert "Ada Lovelace challenges you" in text
+    assert re.search(r"you +Ada Lovelace", text) and separator not in text, text
