@@ -13,6 +13,7 @@ a party's seat names).
   symbol. Spaces (every ``Z*`` separator), the braille blank U+2800 and combining marks
   alone are not visible; a name of nothing else is refused, so "Bob\\u200b" is "Bob"
   and "\\u3164" is no name at all.
+- A line or paragraph separator (U+2028, U+2029) is a space: a name is one line.
 """
 
 from __future__ import annotations
@@ -89,6 +90,12 @@ def name_clean(name: str) -> str:
     >>> name_clean("\\u2800Bob\\u3164")
     'Bob'
 
+    A line or paragraph separator (U+2028, U+2029) is a space: a name is one line on a
+    board, in a terminal and in the admin.
+
+    >>> name_clean("Ada\\u2028Lovelace\\u2029")
+    'Ada Lovelace'
+
     At most ``MARKS_PER_LETTER`` nonspacing marks follow one letter (Vietnamese, Thai or
     Hebrew with its points need two or three):
 
@@ -101,6 +108,8 @@ def name_clean(name: str) -> str:
         category = unicodedata.category(char)
         if category in ("Cc", "Cf", "Cs", "Co"):
             continue
+        if category in ("Zl", "Zp"):
+            char = " "
         # A tower of combining marks on one letter is drawn over the lines above the
         # name (other players' names on a board): a few are kept, as writing needs.
         marks = marks + 1 if category in ("Mn", "Me") else 0

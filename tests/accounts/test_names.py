@@ -93,6 +93,22 @@ def test_an_invisible_character_in_a_display_name_is_removed(hidden):
     assert response.json()["display_name"] == "Bob"
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_line_or_paragraph_separator_in_a_name_is_a_space(separator):
+    """A display name or seat name is one line: a line or paragraph separator broke a
+    board's row in the terminal client (and a terminal draws it as nothing)."""
+    response = register("adal", display_name=f"Ada{separator}Lovelace")
+    assert response.status_code == 201, response.json()
+    assert response.json()["display_name"] == "Ada Lovelace"
+    party = make_player()[1].post(
+        "/api/v1/games/",
+        {"mode": "party", "ruleset": "yatzy", "seats": [f"Ann{separator}Bo", "Cy"]},
+        format="json",
+    )
+    assert party.status_code == 201, party.json()
+    assert party.json()["seats"][0]["name"] == "Ann Bo"
+
+
 def test_a_tower_of_combining_marks_on_a_letter_is_cut_to_a_few():
     """A display name of one letter under 39 combining marks was drawn over the rows
     above it (other players' names on a board, the site's header on the player page);
