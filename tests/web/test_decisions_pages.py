@@ -43,7 +43,7 @@ def rows(page: str) -> list[tuple[str, str, str, str]]:
     """(rank, me, player, value) of each row of a board page."""
     return re.findall(
         r'<tr data-rank="(\d+)"( data-me)?[^>]*>\s*<td>\d+</td>\s*<td class="who"><a [^>]*>'
-        r'([^<]+)</a>.*?<td class="num">([^<]+)</td>',
+        r'<bdi>([^<]+)</bdi></a>.*?<td class="num">([^<]+)</td>',
         page,
         re.S,
     )

@@ -160,7 +160,7 @@ def test_a_visitor_reads_a_friend_challenge_with_ways_in_that_come_back():
     code = shared_code(owner, shared)
     visitor = Client()
     page = text(visitor.get(f"/f/{code}"))
-    assert "Ada &lt;b&gt;L&lt;/b&gt; challenges you" in page
+    assert "<bdi>Ada &lt;b&gt;L&lt;/b&gt;</bdi> challenges you" in page
     assert "Yahtzee on the same dice your friend had" in page
     assert 'data-view-choice="blind"' in page and 'data-view-choice="target"' in page
     assert 'href="/rules/yahtzee/' in page

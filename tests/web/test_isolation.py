@@ -37,6 +37,6 @@ def test_concurrent_players_each_see_only_their_own_pages(live_server):
         answers = list(pool.map(fetch, jobs))
     assert len(answers) == 80
     for name, path, page in answers:
-        assert f"Logged in as Player {name.title()}" in page, path
+        assert f"Logged in as <bdi>Player {name.title()}</bdi>" in page, path
         for other in players.keys() - {name}:
             assert f"Player {other.title()}" not in page, (name, path, other)

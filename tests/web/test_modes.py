@@ -386,7 +386,7 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
 
     _, friend = logged_in("bea")
     invite = text(friend.get(f"/f/{code.lower()}"))  # as people type it
-    assert "Ada &lt;b&gt;L&lt;/b&gt; challenges you" in invite
+    assert "<bdi>Ada &lt;b&gt;L&lt;/b&gt;</bdi> challenges you" in invite
     assert 'name="view" value="target"' in invite
     started = friend.post(f"/f/{code}/play/", {"view": "target"})
     assert started.status_code == 302
@@ -401,7 +401,7 @@ def test_a_friend_plays_a_shared_round_and_both_scorecards_show_side_by_side():
     assert f"data-total>{round_of(mine).total}<" in done
 
     owner_page = text(owner_client.get(path))
-    assert '<tr data-play-row><td class="who">bea</td><td>target</td>' in owner_page
+    assert '<tr data-play-row><td class="who"><bdi>bea</bdi></td><td>target</td>' in owner_page
     own = text(owner_client.get(f"/f/{code}"))
     assert "Your challenge" in own and 'data-action="revoke"' in own
     revoked = owner_client.post(f"/f/{code}/revoke/", follow=True)
@@ -491,7 +491,7 @@ def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     path = new_game(client, "party", **seats, **defaults("yahtzee"))
     assert re.fullmatch(r"/parties/[0-9a-f-]{36}/", path)
     page = text(client.get(path))
-    assert re.search(r'data-seat-turn="0">Ann.s turn<', page)
+    assert re.search(r'data-seat-turn="0"><bdi>Ann</bdi>.s turn<', page)
     assert page.count('<details class="seat-card"') == 3
     assert "Keys: 1-5 hold a die" in page  # Yahtzee's five dice, before the first roll too
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page
@@ -503,7 +503,7 @@ def test_a_party_passes_the_turn_from_seat_to_seat_and_names_are_escaped():
     category = next(iter(boxes(text(client.get(path)))))
     client.post(f"{path}score/", {"seat": 0, "turn": 0, "category": category})
     page = text(client.get(path))
-    assert re.search(r'data-seat-turn="1">Bo.s turn<', page)
+    assert re.search(r'data-seat-turn="1"><bdi>Bo</bdi>.s turn<', page)
     wrong = client.post(f"{path}roll/", {"seat": 0, "turn": 1, "roll": 0}, follow=True)
     assert "It is Bo&#x27;s turn (seat 1)" in text(wrong)
     party = party_of(path)
@@ -521,7 +521,7 @@ def test_party_standings_show_equal_totals_as_a_draw():
     page = text(client.get(f"/parties/{party.id}/"))
     assert 'data-status="completed"' in page
     assert len(re.findall(r'data-rank="1" data-draw>', page)) == 2
-    assert "A draw: Ann, Bo share first place" in page
+    assert "A draw: <bdi>Ann</bdi>, <bdi>Bo</bdi> share first place" in page
 
 
 def test_a_party_seats_finished_round_has_share_on_the_party_page():
@@ -637,7 +637,7 @@ def test_the_games_list_shows_unfinished_and_finished_games_with_their_links():
         )
     assert f'data-game="{party.id}" data-mode="party"' in unfinished
     assert f'href="/parties/{party.id}/">Resume' in unfinished
-    assert "Ann 0 · Bo 0" in unfinished
+    assert "<bdi>Ann</bdi> 0 · <bdi>Bo</bdi> 0" in unfinished
     play_party(player, party, actions=1)  # Ann has played turn 1; Bo's turn 1 is next
     line = re.search(rf'data-game="{party.id}".*?</tr>', text(client.get("/games/")), re.S)
     assert "turn 1<" in line.group(0) and "turn 2" not in line.group(0)
