@@ -34,6 +34,20 @@ def round_game(rnd: Round) -> yatzy.Game:
     return yatzy.Game.from_snapshot(rnd.snapshot)
 
 
+def game_seen(game: Round | Party, *, turn: int, roll: int | None, seat: int | None = None) -> bool:
+    """Whether ``game`` is still where a client saw it: in play at turn ``turn`` with
+    ``roll`` rolls used (for a party, in seat ``seat``'s turn), so dice the client held
+    still apply to the same roll. The pages ask it of a form they could not act on."""
+    if isinstance(game, Party):
+        if game.status != Party.Status.IN_PROGRESS or game.current_seat != seat:
+            return False
+        game = game.seats.get(seat=seat)
+    if game.status != Round.Status.IN_PROGRESS:
+        return False
+    now = round_game(game)
+    return (now.turn, now.rolls_used) == (turn, roll)
+
+
 def model_column(model: type[Model], name: str | None = None) -> str:
     """The column of a model's field (its primary key without ``name``), for SQL built
     from the models."""

@@ -28,7 +28,7 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views import defaults
+from django.views import csrf, defaults
 
 import yatzy
 from accounts.models import User
@@ -42,6 +42,8 @@ from config.api_errors import (
 )
 from config.api_guard import API_PREFIX, STATUS_ANSWERS
 from config.throttling import over_budget
+from games import selectors as game_selectors
+from games.models import Party, Round
 
 View = Callable[..., HttpResponse]
 Response = TypeVar("Response", bound=HttpResponse)
@@ -283,6 +285,10 @@ def form_address(page: Callable[..., str]) -> Callable[[View], View]:
 # -- a posted roll or score ------------------------------------------------------------------
 
 FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it stands.")
+STALE_FORM = gettext_lazy(
+    "This page was out of date after a change in another window, so nothing was done; "
+    "here is the game as it stands."
+)
 
 
 def act(
@@ -348,4 +354,55 @@ def action_view(
             keep_holds=keep_holds,
         )
 
+    def stale(request: HttpRequest, **path: Any) -> HttpResponse:
+        """The form posted with a stale CSRF token (see :func:`csrf_failure`): nothing
+        is done, and the page says so over the game as it stands, with the dice the
+        form held where the game is still at the roll it was posted from."""
+        try:
+            game = find(request.user, **path)
+        except NotFoundError as exc:
+            return error_page(request, error_text(exc), status=exc.status_code)
+        form = form_class(request.POST)
+        held: Sequence[str] = ()
+        if form.is_valid() and isinstance(game, (Round, Party)):
+            data = form.cleaned_data
+            if game_selectors.game_seen(
+                game, turn=data["turn"], roll=data.get("roll"), seat=data.get("seat")
+            ):
+                held = request.POST.getlist("hold")
+        messages.error(request, STALE_FORM)
+        return HttpResponseRedirect(back(held, **path))
+
+    _STALE_FORMS[view] = stale
     return view
+
+
+# The page forms whose post with a stale CSRF token has an answer of its own: each
+# action view's ``stale`` (above), by the view the address resolves to.
+_STALE_FORMS: dict[View, View] = {}
+
+# Django's refusal of a token that does not match the CSRF cookie ("CSRF token from POST
+# incorrect."): what a tab whose cookie changed sends. A post without a token or
+# without the cookie, and one whose Origin or Referer is another site, stay a 403.
+_STALE_REASON = "CSRF token from "
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``. A logged-in player's roll or score posted with a stale
+    token (they logged in again in another window, which changes the CSRF cookie) is
+    answered like a refused action: nothing done, the game's page with ``STALE_FORM``
+    (Django's bare 403 reloaded the page without a word and dropped the held dice).
+    Any other refusal is Django's own answer."""
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return csrf.csrf_failure(request, reason)
+    stale = _STALE_FORMS.get(match.func)
+    if (
+        stale is None
+        or request.method != "POST"
+        or not request.user.is_authenticated
+        or not reason.startswith(_STALE_REASON)
+    ):
+        return csrf.csrf_failure(request, reason)
+    return stale(request, **match.kwargs)

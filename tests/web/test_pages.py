@@ -164,6 +164,38 @@ def test_a_stale_or_illegal_action_is_shown_as_its_message_and_changes_nothing()
     assert state(path).snapshot["turn"] == 0
 
 
+def test_a_form_with_a_stale_token_says_so_and_keeps_the_holds_only_for_the_same_roll():
+    """The player logged in again in another window (a new CSRF cookie): a roll posted
+    from the old tab is not done, and its page says so in the player's language, with
+    the dice it held while the round is still at that roll (Django's bare 403 reloaded
+    the page without a word and dropped them). A post from another site stays a 403."""
+    user, client = logged_in(language="de")
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    seen = state(path).snapshot
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(user)
+    checked.cookies["csrftoken"] = "a" * 32  # what the other window's log-in set
+    stale = {"turn": 0, "roll": 1, "hold": ["0", "2"], "csrfmiddlewaretoken": "b" * 32}
+    answer = checked.post(f"{path}roll/", stale)
+    assert answer.status_code == 302 and answer["Location"] == f"{path}?hold=0&hold=2"
+    page = unescape(text(checked.get(answer["Location"])))
+    said = "Diese Seite war nach einer Änderung in einem anderen Fenster veraltet"
+    assert said in page
+    assert len(re.findall(r'data-die="\d+"[^>]*aria-pressed="true"', page)) == 2
+    assert state(path).snapshot == seen  # nothing was done
+    behind = checked.post(f"{path}roll/", {**stale, "roll": 0})  # the roll before
+    assert behind.status_code == 302 and behind["Location"] == path
+    assert said in unescape(text(checked.get(path)))
+    score = {"turn": 0, "category": "chance", "csrfmiddlewaretoken": "b" * 32}
+    assert checked.post(f"{path}score/", score)["Location"] == path
+    forged = checked.post(f"{path}roll/", stale, HTTP_ORIGIN="https://elsewhere.example")
+    assert forged.status_code == 403
+    del checked.cookies["csrftoken"]  # no cookie at all: no stale tab of this browser
+    assert checked.post(f"{path}roll/", stale).status_code == 403
+    assert state(path).snapshot == seen
+
+
 def test_a_finished_round_shows_its_card_without_the_forms_to_play_it():
     from tests.web.test_modes import play_out
 

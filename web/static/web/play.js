@@ -190,10 +190,11 @@
     request().then(function (response) {
       // The server failed (a 500, the 503 of a database restart): say so, stay.
       if (response.status >= 500) { failed(root, button, label, "server"); return; }
-      // Any other refusal of the request itself (Django's 403 for a form token gone
-      // stale when the player logged in again in another tab) is no page of the round,
-      // and trying again would fail alike: its address is loaded (a form's address
-      // leads back to its page, with a token that works).
+      // Any other refusal of the request itself is no page of the round, and trying
+      // again would fail alike: its address is loaded (a form's address leads back to
+      // its page). A form token gone stale (the player logged in again in another tab)
+      // is no such refusal: the server answers it with the round's page and its
+      // message, holds kept for the same roll (web.helpers.csrf_failure).
       if (!response.ok) { window.location.assign(response.url); return; }
       return response.text().then(function (html) {
         // Another page (the log-in page once the session has ended) is gone to.
