@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
+from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from knox.models import AuthToken
@@ -12,11 +15,15 @@ from knox.models import AuthToken
 import yatzy
 from accounts import hooks
 from accounts.models import SHOWN_NAME_TAKEN, USERNAME_TAKEN, User, shown_name_taken
-from accounts.names import display_name_clean, username_check, username_normalize
+from accounts.names import display_name_clean, name_key, username_check, username_normalize
 from config.api_errors import ConflictError, ServiceError
 
+logger = logging.getLogger(__name__)
 
-def user_create(*, username: str, password: str, display_name: str = "") -> User:
+
+def user_create(
+    *, username: str, password: str, display_name: str = "", form_key: str = ""
+) -> User:
     """Create a player (the pages' sign-up, which logs in with a session).
 
     Usernames are NFKC-normalised and unique by their key (NFKC + case folding). Raises
@@ -25,8 +32,51 @@ def user_create(*, username: str, password: str, display_name: str = "") -> User
     ``ConflictError(code="username_taken")`` when the name is in use (as a username, or
     as the name another player is shown by); ``display_name_taken`` when the display
     name is another player's shown name.
+
+    ``form_key`` is the sign-up form's one-time key (new each time the form is shown):
+    the form that created a player, posted again within ``FORM_KEY_SECONDS`` with the
+    same username and password (a double click, a post retried after a lost answer),
+    returns that player instead of ``username_taken``. Another form (another browser)
+    or another password is still refused as taken.
     """
-    return _user_insert(_user_candidate(username, password, display_name))
+    try:
+        user = _user_insert(_user_candidate(username, password, display_name))
+    except ConflictError as exc:
+        taken = exc.code == "username_taken"
+        again = _created_by_form(form_key, username, password) if taken else None
+        if again is None:
+            raise
+        return again
+    if form_key:
+        try:
+            cache.set(_form_key_cache_key(form_key), user.pk, FORM_KEY_SECONDS)
+        except Exception as exc:  # the sign-up stands; a second post is then refused
+            logger.warning("sign-up form key not kept: cache unavailable (%s)", type(exc).__name__)
+    return user
+
+
+# How long a sign-up form's key remembers the player it created.
+FORM_KEY_SECONDS = 600
+
+
+def _form_key_cache_key(form_key: str) -> str:
+    return "accounts:signup-form:" + hashlib.sha256(form_key.encode()).hexdigest()
+
+
+def _created_by_form(form_key: str, username: str, password: str) -> User | None:
+    """The player the sign-up form ``form_key`` created, where it was ``username``
+    with ``password``; else None."""
+    if not form_key:
+        return None
+    try:
+        pk = cache.get(_form_key_cache_key(form_key))
+    except Exception as exc:
+        logger.warning("sign-up form key not read: cache unavailable (%s)", type(exc).__name__)
+        return None
+    user = User.objects.filter(pk=pk).first() if pk is not None else None
+    if user is None or user.username_key != name_key(username_normalize(username)):
+        return None
+    return user if user.check_password(password) else None
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:

@@ -65,6 +65,13 @@ class RegisterForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
+    # A new key each time the form is shown: the same form posted again (a double
+    # click, a post retried after a lost answer) logs in the player it created
+    # (accounts.services.user_create) instead of saying the name is taken.
+    form_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
+
+    def __init__(self, data: Any = None) -> None:
+        super().__init__(data, initial={"form_key": new_request_key()})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -74,7 +81,7 @@ class RegisterForm(forms.Form):
         if not serializer.is_valid():
             _serializer_errors(self, serializer.errors)
             return data
-        return dict(serializer.validated_data)
+        return {**serializer.validated_data, "form_key": data.get("form_key", "")}
 
 
 class LongSelect(forms.Select):

@@ -581,6 +581,35 @@ def test_register_logs_in_and_refuses_a_taken_name_or_a_weak_password():
     assert bad.status_code == 400 and "Letters, digits and . @ + - _ only." in text(bad)
 
 
+def test_a_sign_up_posted_twice_lands_where_the_first_did_and_lets_no_one_else_in():
+    """A double click on "Create my account" (or the post retried after a lost answer)
+    sent the form twice: the first post created the account, the second answered
+    "That username is taken." to the very browser it was created for. The same form
+    (its one-time key) with the same password now logs in as the first did; another
+    browser's form, another password, or a post without the key is still refused."""
+
+    def form_key() -> str:
+        page = text(Client().get("/accounts/register/"))
+        return re.search(r'name="form_key" value="(\w+)"', page).group(1)
+
+    key = form_key()
+    fields = {"username": "twice", "password": PASSWORD, "display_name": "Twice", "form_key": key}
+    # Both posts leave before either answer comes back: neither has the other's cookie.
+    first, second = Client(), Client()
+    assert first.post("/accounts/register/?next=/games/", fields)["Location"] == "/games/"
+    again = second.post("/accounts/register/?next=/games/", {**fields, "username": "TWICE"})
+    assert again.status_code == 302 and again["Location"] == "/games/"
+    assert "Logged in as <bdi>Twice</bdi>" in text(second.get("/"))
+    assert User.objects.filter(username_key="twice").count() == 1
+    for other in (
+        {**fields, "form_key": form_key()},  # another browser's form
+        {**fields, "password": PASSWORD + "!"},  # the same form, another password
+        {**fields, "form_key": ""},
+    ):
+        taken = Client().post("/accounts/register/", other)
+        assert taken.status_code == 400 and "That username is taken." in text(taken)
+
+
 def test_log_in_with_any_case_then_log_out_by_post():
     User.objects.create_user(username="Zoe", password=PASSWORD)
     client = Client()
