@@ -562,11 +562,19 @@ def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, nam
         steps.append(" ".join(map(str, dice)))
     text = Text(f"Computer ({level}), turn {line.get('turn', 0) + 1}: ", style="bold blue")
     text.append(" → ".join(steps))
-    text.append(
-        f" → {names.box(line.get('category'))} {line.get('points')} (total {total})",
-        style="blue",
-    )
+    points = scored_points(line.get("points"), line.get("extra_bonus") or 0)
+    text.append(f" → {names.box(line.get('category'))} {points} (total {total})", style="blue")
     return text
+
+
+def scored_points(points: object, extra_bonus: int) -> str:
+    """A score's points and the extra bonus it earned (Yahtzee's joker), as the scorecard
+    adds them.
+
+    >>> scored_points(30, 0), scored_points(30, 100)
+    ('30', '30 +100')
+    """
+    return f"{points} +{extra_bonus}" if extra_bonus else f"{points}"
 
 
 def hint_table(hint: Mapping[str, Any], *, names: Names, limit: int = 6) -> RenderableType:
@@ -845,7 +853,11 @@ def _turn_text(line: TurnLine, names: Names) -> str:
             steps.append("keep " + (" ".join(str(p + 1) for p in roll.hold) or "none"))
         mark = "" if roll.seen is None else (" ✓" if roll.seen else " ✗")
         steps.append(" ".join(map(str, roll.dice)) + mark)
-    box_text = f"{names.box(line.category)} {line.points}" if line.category else "(unfinished)"
+    box_text = (
+        f"{names.box(line.category)} {scored_points(line.points, line.extra_bonus)}"
+        if line.category
+        else "(unfinished)"
+    )
     return " → ".join([*steps, box_text])
 
 

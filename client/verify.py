@@ -72,6 +72,8 @@ class TurnLine:
     category: str | None = None
     points: int | None = None
     server_points: int | None = None
+    extra_bonus: int = 0
+    """The extra bonus the score earned beside the box's points (Yahtzee's joker)."""
     journal: str | None = None
     """How it compares with this client's journal: ``here`` (played here, as logged),
     ``partly here``, ``elsewhere`` (not checked), ``differs``; None without a journal."""
@@ -246,7 +248,9 @@ def _replay(
             elif action.get("type") == "score":
                 category = str(action.get("category"))
                 dice = game.dice
+                extra_before = game.extra_bonus
                 line.category, line.points = category, game.score(category)
+                line.extra_bonus = game.extra_bonus - extra_before
                 replay.steps.append(Step(slot, action, dice, line.points, game.total))
                 report.turns.append(line)
                 line = TurnLine(turn=game.turn)
@@ -592,8 +596,12 @@ def _check_opponent(
                         f"{_dice_text(dice)}, the server showed {_dice_text(shown)}",
                     )
             category = str(recorded.get("category"))
+            before = bot.extra_bonus
             line.category, line.points = category, bot.score(category)
             line.server_points = recorded.get("points")
+            # The extra bonus the score earned (Yahtzee's joker), where the server says it.
+            line.extra_bonus = bot.extra_bonus - before
+            said_extra = recorded.get("extra_bonus")
         except yatzy.YatzyError as error:
             report.check(False, f"the computer's turn {turn + 1} is illegal: {error}")
             return None
@@ -602,6 +610,12 @@ def _check_opponent(
                 False,
                 f"the computer's turn {turn + 1}: {line.category} gives {line.points}, "
                 f"the server says {line.server_points}",
+            )
+        if said_extra is not None and said_extra != line.extra_bonus:
+            report.check(
+                False,
+                f"the computer's turn {turn + 1}: {line.category} earns an extra bonus of "
+                f"{line.extra_bonus}, the server says {said_extra}",
             )
         report.opponent_turns.append(line)
     report.check(True, f"the computer's {len(report.opponent_turns)} turns replay on the seed")

@@ -229,6 +229,14 @@ def _opponent_view(rnd: Round, *, dice: bool = True) -> dict[str, Any] | None:
         return None
     bot = rnd.opponent["snapshot"]
     turns = rnd.opponent["turns"]
+    # Each turn's extra bonus (Yahtzee's joker: 100 for a further yahtzee) beside the
+    # box's points: replayed only for a computer that earned one.
+    extras = (
+        [extra for _, _, extra in scores_spoken(yatzy.Game.from_snapshot(bot))]
+        if bot["extra_bonus"]
+        else [0] * len(turns)
+    )
+    turns = [{**turn, "extra_bonus": extra} for turn, extra in zip(turns, extras, strict=True)]
     return {
         "level": rnd.level,
         "scorecard": bot["scorecard"],
@@ -525,21 +533,40 @@ def round_view(*, round_id: UUID, player: User, hint: bool = False) -> dict[str,
 
 
 def _last_score(game: yatzy.Game) -> dict[str, Any] | None:
-    """The box the game's last action scored and its points with any extra bonus that
-    score earned (Yahtzee's joker: 100 for a further yahtzee), so what a page reads out
-    is what the scorecard adds in that box's row and the extra bonus's (the upper
-    section's bonus is its own line); ``None`` unless the last action is a score."""
+    """The box the game's last action scored and its points as :func:`scores_spoken`
+    counts them; ``None`` unless the last action is a score."""
     actions = game.actions
     if not actions or actions[-1]["type"] != "score":
         return None
-    category = actions[-1]["category"]
-    points = game.scorecard[category]
-    assert points is not None  # the box the last action filled
-    if game.extra_bonus:  # else no score earned one: nothing to replay
-        points += (
-            game.extra_bonus - yatzy.Game.replay(game.ruleset, game.seed, actions[:-1]).extra_bonus
-        )
-    return {"category": category, "points": points}
+    category, points, extra = scores_spoken(game)[-1]
+    return {"category": category, "points": points + extra}
+
+
+def scores_spoken(game: yatzy.Game) -> list[tuple[str, int, int]]:
+    """Each box the game's actions scored, in order, with its points and the extra bonus
+    that score earned (Yahtzee's joker: 100 for a further yahtzee; else 0), so what a
+    page or the client says a score was is what the scorecard adds in that box's row and
+    the extra bonus's (the upper section's bonus is its own line): the player's last
+    score and each of the computer's turns alike.
+
+    >>> game = yatzy.Game(yatzy.get_ruleset("yahtzee"), bytes(32))
+    >>> _ = game.roll(); _ = game.score("chance")
+    >>> scores_spoken(game) == [("chance", game.total, 0)]
+    True
+    """
+    scored = [action["category"] for action in game.actions if action["type"] == "score"]
+    if not game.extra_bonus:  # no score earned one: each box's points are the scorecard's
+        return [(category, game.scorecard[category] or 0, 0) for category in scored]
+    replay = yatzy.Game(game.ruleset, game.seed)
+    spoken = []
+    for action in game.actions:
+        if action["type"] == "roll":
+            replay.roll(action["hold"])
+        else:
+            before = replay.extra_bonus
+            points = replay.score(action["category"])
+            spoken.append((action["category"], points, replay.extra_bonus - before))
+    return spoken
 
 
 # -- the player's games -----------------------------------------------------------------

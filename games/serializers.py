@@ -59,7 +59,11 @@ class OpponentTurnSerializer(serializers.Serializer):
         help_text="The positions held before each reroll.",
     )
     category = serializers.CharField()
-    points = serializers.IntegerField()
+    points = serializers.IntegerField(help_text="The box's points, as in the scorecard.")
+    extra_bonus = serializers.IntegerField(
+        help_text="The extra bonus the score earned beside the box's points (Yahtzee's "
+        "joker: 100 for a further yahtzee; else 0), so the turn added points + extra_bonus."
+    )
 
 
 class OpponentSerializer(serializers.Serializer):

@@ -134,7 +134,8 @@ def opponent_card(opponent: dict[str, Any] | None) -> dict[str, Any] | None:
                 for r, dice in enumerate(turn["rolls"])
             ],
             "box": box_name(turn["category"]),
-            "points": turn["points"],
+            # What the turn added, as the player's own score is read out (_last_score).
+            "points": turn["points"] + turn["extra_bonus"],
         }
         for turn in opponent["turns"]
     ]

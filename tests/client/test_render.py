@@ -148,3 +148,16 @@ def test_a_players_name_with_a_line_or_paragraph_separator_is_on_one_line(separa
     text = console.export_text()
     assert "Ada Lovelace challenges you" in text
     assert re.search(r"you +Ada Lovelace", text) and separator not in text, text
+
+
+def test_the_computers_joker_turn_says_its_extra_bonus_beside_the_boxs_points():
+    """A computer turn's joker (Yahtzee: a further yahtzee in sixes) added 130 to its
+    total; the line said "Sixes 30"."""
+    line = {"turn": 1, "rolls": [[6] * 5], "holds": [], "category": "sixes", "points": 30}
+    names = render.Names({"sixes": "Sixes"})
+    joker = render.opponent_turn({**line, "extra_bonus": 100}, "easy", 180, names=names)
+    assert joker.plain.endswith("→ Sixes 30 +100 (total 180)")
+    # A server that sends no extra_bonus (older than the field) is read as none.
+    assert render.opponent_turn(line, "easy", 80, names=names).plain.endswith(
+        "→ Sixes 30 (total 80)"
+    )

@@ -77,6 +77,7 @@ def played(tmp_path, ruleset="maxi", *, computer=False, elsewhere=0):
         before = answer(game)
         game.score(category)
         if computer:
+            extra_before = bot.extra_bonus
             turn = bot_turn(bot, "easy")
             turns.append(
                 {
@@ -85,6 +86,7 @@ def played(tmp_path, ruleset="maxi", *, computer=False, elsewhere=0):
                     "holds": [list(h) for h in turn.holds],
                     "category": turn.category,
                     "points": turn.points,
+                    "extra_bonus": bot.extra_bonus - extra_before,
                 }
             )
         if here:
@@ -159,6 +161,31 @@ def test_a_fair_computer_game_is_verified_with_the_opponents_turns(tmp_path):
     assert report.ok, failures(report)
     assert len(report.opponent_turns) == 15
     assert any("result" in check.text for check in report.checks)
+
+
+def test_the_computers_joker_turn_is_checked_with_its_extra_bonus(tmp_path, monkeypatch):
+    """A computer turn carries its box's points and the extra bonus the score earned
+    (Yahtzee's joker: 100 for a further yahtzee): both are recomputed and checked, and
+    the recomputed line says "30 +100". Every roll is five sixes (the engine's draw
+    replaced, so the dice stream's own check is left out here)."""
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    state, record = played(tmp_path, "yahtzee", computer=True)
+    turns = state["opponent"]["turns"]
+    assert [(turn["points"], turn["extra_bonus"]) for turn in turns][:2] == [(50, 0), (30, 100)]
+    report = verify_round(state, record=record)
+    assert not [text for text in failures(report) if "computer" in text]
+    assert [(line.points, line.extra_bonus) for line in report.opponent_turns][:2] == [
+        (50, 0),
+        (30, 100),
+    ]
+    assert "Sixes 30 +100" in printed(report)
+    turns[1]["extra_bonus"] = 0  # a server that says the joker earned nothing
+    assert any(
+        "extra bonus of 100, the server says 0" in text
+        for text in failures(verify_round(state, record=record))
+    )
 
 
 def test_a_round_whose_seed_is_hidden_cannot_be_verified_yet(tmp_path):

@@ -150,3 +150,7 @@ def test_the_computers_extra_yahtzee_is_shown_so_its_column_adds_up(monkeypatch)
         assert card["extra_bonus"] == 100
         filled = sum(points for points in card["scorecard"].values() if points is not None)
         assert filled + card["bonus"] + card["extra_bonus"] == card["total"] == 180
+    # Each of its turns says its box's points and the extra bonus that score earned: the
+    # joker's 100 beside the 30 of sixes (the page and the client say 130).
+    turns = state["opponent"]["turns"]
+    assert [(turn["points"], turn["extra_bonus"]) for turn in turns] == [(50, 0), (30, 100)]

@@ -347,6 +347,26 @@ def test_the_computers_extra_yahtzee_has_its_line_in_the_computers_column(monkey
     ), page
 
 
+def test_the_computers_joker_turn_says_its_extra_100_as_the_players_score_does(monkeypatch):
+    # Every roll is five sixes: the computer's second Yahtzee goes to sixes by the joker,
+    # 30 there and 100 extra. Its turn's line said "Scored 30 in Sixes." though its
+    # total went up by 130; the player's own score read out says 130 (the test below).
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    _, client = logged_in()
+    path = new_game(client, "computer", level="easy", **defaults("yahtzee"))
+    for turn, category in enumerate(["chance", "sixes"]):
+        client.post(f"{path}roll/", {"turn": turn, "roll": 0})
+        client.post(f"{path}score/", {"turn": turn, "category": category})
+    page = text(client.get(path))
+    assert "Scored 50 in Yahtzee." in page
+    assert page.count("Scored 130 in Sixes.") == 2, page  # its last turn, and the list
+    assert "Scored 30 in Sixes." not in page
+    turns = round_of(path).opponent["turns"]
+    assert [turn["points"] for turn in turns] == [50, 30]  # stored: the box's points
+
+
 def test_the_score_read_out_after_a_joker_yahtzee_counts_its_extra_100(monkeypatch):
     # The first two turns roll five sixes: yahtzee takes 50, then the joker sends the
     # second Yahtzee to sixes, 30 there and 100 extra; the total goes up by 130, and the
