@@ -620,9 +620,10 @@ class PlaySession:
             )
             self.held.clear()
             points = new.get("scorecard", {}).get(command.category)
-            messages += [
-                Text(f"{self.names.box(command.category)}: {points_text(points)}.", style="green")
-            ]
+            # The extra bonus the score earned beside the box (Yahtzee's joker).
+            extra = (new.get("extra_bonus") or 0) - (state.get("extra_bonus") or 0)
+            scored = points_text(points) + (f" +{extra} extra bonus" if extra > 0 else "")
+            messages += [Text(f"{self.names.box(command.category)}: {scored}.", style="green")]
             opponent = new.get("opponent") or {}
             for turn in opponent.get("turns", [])[seen_turns:]:
                 messages.append(

@@ -429,3 +429,19 @@ def test_retry_notices_are_drawn_on_the_rounds_screen_each_in_place_of_the_last(
     assert "The server is unavailable (503: Try later.)" in " ".join(" ".join(seen[3]).split())
     lines = tty.lines()
     assert lines[1].startswith("Turn 1 of 15 · roll 1 of 3") and "attempt" not in " ".join(lines)
+
+
+def test_a_joker_score_says_the_extra_bonus_it_earned(tmp_path, monkeypatch):
+    """Yahtzee's joker: a second yahtzee scored in sixes adds 30 and 100 extra; the line
+    said "Sixes: 30 points." while the total went up by 130."""
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    server = FakeServer()
+    server.game = yatzy.Game(yatzy.get_ruleset("yahtzee"), SEED)
+    server.state = lambda: round_state(server.game, "yahtzee", SEED)
+    play, output = session(server, ["r", "s yahtzee", "r", "s sixes"], tmp_path)
+    play.run(server.state())
+    text = output.getvalue()
+    assert "yahtzee: 50 points." in text
+    assert "sixes: 30 points +100 extra bonus." in text
