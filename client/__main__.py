@@ -23,6 +23,8 @@ examples:
   yatzy-play boards streaks --around-me
   yatzy-play boards decisions 2026-12-01   # the best decisions of a revealed day
   yatzy-play verify 2026-12-01     # once the day's seed is revealed
+  yatzy-play games                 # your games, the unfinished first
+  yatzy-play give-up 4c5c1114      # give up an unfinished solo or computer game
 """
 
 
@@ -122,6 +124,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--season", metavar="SLUG", help="a season's board")
     p.set_defaults(handler=commands.boards)
 
+    p = command("games", "your games: every unfinished one first, then the others, newest first")
+    p.add_argument("--page", type=int, help="page number of the list")
+    p.set_defaults(handler=commands.games)
+
+    p = command("give-up", "give up an unfinished solo, computer or party game (it is deleted)")
+    p.add_argument(
+        "game",
+        metavar="GAME_ID",
+        type=commands.game_id_arg,
+        help="the game's id as `yatzy-play games` shows it (its start will do)",
+    )
+    p.add_argument("--yes", action="store_true", help="do not ask first (needed with no terminal)")
+    p.set_defaults(handler=commands.give_up)
+
     p = command("advent", "the advent calendar's 24 doors")
     p.add_argument(
         "year",
@@ -199,6 +215,8 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
         parser.error(f"$YATZY_SERVER: {error}")
     if app is None:
         app = commands.App(server=server, attempts=max(1, getattr(args, "retries", 5)))
+    if args.command == "give-up" and not args.yes and not app.can_ask():
+        parser.error("give-up asks first; with no terminal to ask on, add --yes")
     try:
         status: int = args.handler(app, args)
     except commands.NotLoggedIn:
@@ -217,6 +235,11 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
         )
         if error.status == 401:
             app.errors.print("Log in again: `yatzy-play login NAME`.")
+        if error.code == "too_many_unfinished_games":
+            app.errors.print(
+                "`yatzy-play games` lists your unfinished games; "
+                "`yatzy-play give-up ID` gives one up."
+            )
         _print_notes(app, error)
         return 1
     except ConnectionLost as error:

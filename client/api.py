@@ -10,7 +10,8 @@ that decides what to do with an answer that is not a success.
   :class:`ConnectionLost`. Retrying a roll or a score is safe: ``turn``/``roll`` are
   preconditions, so a request the server did apply answers 409 the second time.
 * A registration retried after its answer was lost finds its name taken by the account
-  it created: the same password logging in makes that the registration's answer.
+  it created: the same password logging in makes that the registration's answer; a
+  give-up (``DELETE games/{id}/``) retried so finds no game, and that 404 is its answer.
 * Any other error raises :class:`ApiError` with the server's ``code`` and ``message``,
   the message exactly as the server wrote it (in the player's language).
 * An answer that is not the API's (a redirect, a page that is not JSON: ``--server``
@@ -554,14 +555,33 @@ class ApiClient:
         """The first page of the player's games, newest first."""
         return self._games_page(mode, status, 1)[0]
 
-    def games_each(self, *, mode: str | None = None) -> Iterator[JSON]:
+    def games_each(self, *, mode: str | None = None, status: str | None = None) -> Iterator[JSON]:
         """The player's games, newest first, page after page as they are read (the
         first page holds 50: a day's round further back was not found)."""
         number, more = 1, True
         while more:
-            results, more = self._games_page(mode, None, number)
+            results, more = self._games_page(mode, status, number)
             yield from results
             number += 1
+
+    def games_page(self, *, status: str | None = None, page: int | None = None) -> JSON:
+        """A page of the player's games as the API answers it (``results``, ``count``,
+        ``next``), newest first."""
+        params: dict[str, str | int] = {"status": status} if status else {}
+        if page is not None:
+            params["page"] = page
+        result: JSON = self.request("GET", "games/", params=params)
+        return result
+
+    def game_abandon(self, game_id: str) -> None:
+        """Give up an unfinished solo, computer or party game (``DELETE games/{id}/``,
+        the id the games list shows). A retry whose first attempt may have deleted it
+        (its answer lost) finds no game: that 404 is the give-up's answer, not an error."""
+        try:
+            self.request("DELETE", f"games/{game_id}/")
+        except ApiError as error:
+            if error.status != 404 or not self.sent_again:
+                raise
 
     def _games_page(
         self, mode: str | None, status: str | None, number: int

@@ -97,6 +97,30 @@ def round_id_arg(text: str) -> str:
         ) from None
 
 
+GAME_ID = re.compile(r"^[0-9a-f][0-9a-f-]{3,35}$")
+"""A game's id, or its start as the games list shows it (at least 4 characters)."""
+
+
+def game_id_arg(text: str) -> str:
+    """A game's id as the games list shows it (its start, e.g. ``4c5c1114``), or whole.
+
+    >>> game_id_arg("4C5C1114")
+    '4c5c1114'
+    >>> game_id_arg("4c5c1114-a7bc-4f37-82cf-2c37250a39bf")
+    '4c5c1114-a7bc-4f37-82cf-2c37250a39bf'
+    >>> game_id_arg("x")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: x is not a game id: `yatzy-play games` shows them, e.g. 4c5c1114
+    """
+    with contextlib.suppress(ValueError):
+        return str(uuid.UUID(text.strip()))
+    if GAME_ID.match(text.strip().lower()):
+        return text.strip().lower()
+    raise argparse.ArgumentTypeError(
+        f"{text} is not a game id: `yatzy-play games` shows them, e.g. 4c5c1114"
+    )
+
+
 def server_arg(text: str) -> str:
     """A server's address: http or https, with a host (and a port that is one).
 
@@ -198,6 +222,20 @@ class App:
     def notify(self, message: str) -> None:
         """Tell the player what the client is waiting for (on stderr)."""
         self.errors.print(Text(message, style="yellow"))
+
+    def can_ask(self) -> bool:
+        """Whether a question can be put to the player: a terminal on both ends (or a
+        reader given to this run)."""
+        return self.reader is not None or (sys.stdin.isatty() and sys.stdout.isatty())
+
+    def confirm(self, question: str) -> bool:
+        """The player's yes to ``question`` (``[y/N]``: anything else, Ctrl-D or Ctrl-C
+        is a no)."""
+        try:
+            answer = self.reader.read(question) if self.reader else input(question)
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return answer.strip().lower() in ("y", "yes")
 
     def api(self, *, login: bool = True, token: str | None = None) -> ApiClient:
         """A client for the server, with ``token``, else the saved token (required when
@@ -567,6 +605,61 @@ def boards(app: App, args: argparse.Namespace) -> int:
             season=args.season,
         )
     app.console.print(render.board_table(args.board, page, subtitle=subtitle.strip(" ·")))
+    return 0
+
+
+def games(app: App, args: argparse.Namespace) -> int:
+    """The player's games: every unfinished one, then a page of the others."""
+    with app.api() as api:
+        unfinished = list(api.games_each(status="in_progress"))
+        page = api.games_page(page=args.page)
+        names = _names(api)
+    app.console.print(render.games_table(unfinished, page, names=names))
+    return 0
+
+
+def _game_to_give_up(api: ApiClient, game_id: str) -> tuple[str, dict[str, Any] | None]:
+    """The whole id of the game ``game_id`` names (whole, or its start among the
+    player's unfinished games), and that game as the list shows it (None: not among
+    them; the server says what it is)."""
+    whole = len(game_id) == 36
+    found = [
+        game
+        for game in api.games_each(status="in_progress")
+        if (str(game.get("id")) == game_id if whole else str(game.get("id")).startswith(game_id))
+    ]
+    if whole:
+        return game_id, found[0] if found else None
+    if not found:
+        raise CommandError(
+            f"None of your unfinished games has an id starting with {game_id}: "
+            "`yatzy-play games` lists them."
+        )
+    if len(found) > 1:
+        ids = ", ".join(str(game.get("id")) for game in found)
+        raise CommandError(f"{game_id} starts more than one game's id ({ids}): give more of it.")
+    return str(found[0]["id"]), found[0]
+
+
+def give_up(app: App, args: argparse.Namespace) -> int:
+    """Give up an unfinished solo, computer or party game: the server deletes it (its
+    seed is never shown), and it no longer counts among the unfinished ones."""
+    with app.api() as api:
+        game_id, game = _game_to_give_up(api, args.game)
+        what = f"game {game_id}"
+        if game is not None:
+            what = (
+                f"{render.game_kind(game)} game {render.short_id(game_id)} "
+                f"({_names(api).ruleset(game.get('ruleset'))}, {render.game_turns(game)} turns, "
+                f"{game.get('total')} points)"
+            )
+        if not args.yes and not app.confirm(f"Give up your {what}? [y/N] "):
+            app.console.print("Nothing was given up.")
+            return 1
+        api.game_abandon(game_id)
+    app.console.print(
+        f"Gave up your {what}: it is deleted, and no longer counts among your unfinished games."
+    )
     return 0
 
 

@@ -715,6 +715,102 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
     return Group(*lines)
 
 
+SHORT_ID = 8
+"""How much of a game's id the games list shows: what ``give-up`` takes back."""
+
+
+def short_id(game_id: object) -> str:
+    """The start of a game's id that the games list shows.
+
+    >>> short_id("4c5c1114-a7bc-4f37-82cf-2c37250a39bf")
+    '4c5c1114'
+    """
+    return str(game_id)[:SHORT_ID]
+
+
+def game_kind(game: Mapping[str, Any]) -> str:
+    """A game's mode as the games list words it (a day's dice not ranked: practice).
+
+    >>> game_kind({"mode": "computer"}), game_kind({"mode": "daily", "ranked": False})
+    ('computer', 'practice')
+    """
+    mode = str(game.get("mode"))
+    return "practice" if mode == "daily" and not game.get("ranked") else _one_line(mode)
+
+
+def game_turns(game: Mapping[str, Any]) -> str:
+    """``turns played/turns of the game`` (the game's ruleset's turns, where this
+    client knows the ruleset)."""
+    try:
+        turns: object = len(yatzy.get_ruleset(str(game.get("ruleset"))).categories)
+    except (yatzy.YatzyError, TypeError, ValueError):
+        turns = "?"
+    return f"{game.get('turn')}/{turns}"
+
+
+def _game_details(game: Mapping[str, Any]) -> Text:
+    """A game's day, its computer's level and points, or a party's seats with theirs;
+    on one line, cut to the room the row leaves."""
+    if game.get("seats"):
+        text = ", ".join(
+            f"{_one_line(seat.get('name'))} {seat.get('total')}" for seat in game["seats"]
+        )
+    elif game.get("mode") == "computer":
+        text = f"{_one_line(game.get('level'))} {game.get('opponent_total')}"
+    else:
+        text = str(game.get("date") or "")
+    return Text(text, no_wrap=True, overflow="ellipsis")
+
+
+GAME_STATUSES = {"in_progress": "playing", "completed": "done", "win": "won", "loss": "lost"}
+
+
+def games_table(
+    unfinished: Sequence[Mapping[str, Any]], page: Mapping[str, Any], *, names: Names
+) -> RenderableType:
+    """The player's games: every unfinished one first, then a page of the others as the
+    API lists them (newest first); each by the start of its id, as ``give-up`` takes it.
+    Only the last column gives way on a narrow terminal."""
+    table = Table(
+        title="Your games", box=box.SIMPLE_HEAD, title_style="bold", collapse_padding=True
+    )
+    for column in ("id", "game", "ruleset"):
+        table.add_column(column, no_wrap=True)
+    for column in ("turn", "points"):
+        table.add_column(column, justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("day / against")
+    others = [game for game in page.get("results", []) if game.get("status") != "in_progress"]
+    for game in [*unfinished, *others]:
+        status = str(game.get("result") or game.get("status"))
+        playing = game.get("status") == "in_progress"
+        table.add_row(
+            short_id(game.get("id")),
+            game_kind(game),
+            names.ruleset(game.get("ruleset")),
+            game_turns(game),
+            str(game.get("total")),
+            GAME_STATUSES.get(status, status),
+            _game_details(game),
+            style="bold" if playing else None,
+        )
+    lines: list[RenderableType] = [table]
+    if not unfinished and not others:
+        lines.append(Text("No games here yet: `yatzy-play play` starts the day's.", style="dim"))
+    footer = Text(f"{len(unfinished)} unfinished · {page.get('count', 0)} in all", style="dim")
+    if page.get("next"):
+        footer.append(" · more: --page N")
+    lines.append(footer)
+    if unfinished:
+        lines.append(
+            Text(
+                "`yatzy-play give-up ID` gives up an unfinished solo, computer or party game.",
+                style="dim",
+            )
+        )
+    return Group(*lines)
+
+
 DOOR_STYLES = {
     "played": "bold green",
     "open": "yellow",

@@ -671,6 +671,7 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["boards", "streaks", "--year", "2026"], "--year is for the advent board"),
         (["boards", "daily", "--year", "2026"], "--year is for the advent board"),
         (["boards", "daily", "2026-12-01", "--date", "2026-12-02"], "the day is given twice"),
+        (["give-up", "x"], "x is not a game id: `yatzy-play games` shows them, e.g. 4c5c1114"),
     ],
 )
 def test_bad_dates_codes_and_round_ids_are_explained_here_not_sent(ada, argv, said, capsys):
@@ -1078,3 +1079,114 @@ def test_who_challenges_is_said_on_the_rounds_screen_not_wiped_by_it(ada, tmp_pa
     last = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screens[-1])
     # On the round's screen, above the prompt (the view is shown again once it is left).
     assert last.index("Blind: you see their score") < last.index("Resume it with")
+
+
+def new_game(terminal, **body):
+    """A game started through the API, as the pages or another client would."""
+    with httpx.Client(transport=terminal.transport, base_url=SERVER) as http:
+        headers = {"Authorization": f"Token {terminal.store.get(SERVER).token}"}
+        answer = http.post("/api/v1/games/", json=body, headers=headers)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def test_games_lists_the_unfinished_first_and_give_up_deletes_one_by_the_id_shown(ada):
+    """A player at the 20 unfinished games who only had the terminal client was stuck:
+    no command listed the games nor gave one up. `games` lists them, unfinished first,
+    each by the start of its id; `give-up` takes that id back, asks, and the game is
+    gone from the list and from the unfinished ones."""
+    assert ada("play", "--solo", "yatzy", keys=turn_keys(15))[0] == 0  # finished
+    solo = new_game(ada, mode="solo", ruleset="yatzy")
+    computer = new_game(ada, mode="computer", level="hard", ruleset="yahtzee")
+    status, out, _ = ada("games")
+    assert status == 0
+    rows = re.findall(r"([0-9a-f]{8}) (solo|computer) ", out)
+    assert rows == [
+        (computer["id"][:8], "computer"),
+        (solo["id"][:8], "solo"),
+        (rows[2][0], "solo"),
+    ]
+    assert re.search(r"computer Yahtzee 0/13 0 playing hard 0", out), out
+    assert "2 unfinished · 3 in all" in out
+    # Asked first: anything but yes gives nothing up.
+    sent = len(ada.transport.requests)
+    status, out, _ = ada("give-up", solo["id"][:8], keys=["n"])
+    assert status == 1 and "Nothing was given up." in out
+    assert not any(r.method == "DELETE" for r in ada.transport.requests[sent:])
+    assert Round.objects.filter(pk=solo["id"]).exists()
+    status, out, _ = ada("give-up", solo["id"][:8].upper(), keys=["y"])
+    assert status == 0, out
+    assert f"Gave up your solo game {solo['id'][:8]} (Yatzy, 0/15 turns, 0 points)" in out
+    assert ada.transport.requests[-1].method == "DELETE"
+    assert not Round.objects.filter(pk=solo["id"]).exists()
+    status, out, _ = ada("give-up", computer["id"], "--yes")
+    assert status == 0 and not Round.objects.filter(pk=computer["id"]).exists()
+    status, out, _ = ada("games")
+    assert status == 0 and "0 unfinished · 1 in all" in out and "give-up" not in out
+
+
+def test_give_up_with_no_terminal_to_ask_on_is_a_usage_error_unless_yes(ada, capsys):
+    solo = new_game(ada, mode="solo", ruleset="yatzy")
+    out, err = io.StringIO(), io.StringIO()
+    app = ada.app(terminal_console(file=out), terminal_console(file=err), sleep=ada.waits.append)
+    assert app.reader is None and not sys.stdin.isatty()  # a pipe, as under pytest
+    sent = len(ada.transport.requests)
+    with pytest.raises(SystemExit) as exit_:
+        main(["give-up", solo["id"][:8]], app)
+    assert exit_.value.code == 2
+    assert "give-up asks first; with no terminal to ask on, add --yes" in " ".join(
+        capsys.readouterr().err.split()
+    )
+    assert len(ada.transport.requests) == sent
+    assert main(["give-up", solo["id"][:8], "--yes"], app) == 0
+    assert not Round.objects.filter(pk=solo["id"]).exists()
+
+
+def test_give_up_refused_by_the_server_says_its_words_and_changes_nothing(ada):
+    assert ada("play", keys=["q"])[0] == 0  # today's ranked round, left unfinished
+    daily = Round.objects.get(player__username="ada", mode="daily")
+    status, _, err = ada("give-up", str(daily.id), "--yes")
+    assert status == 1
+    assert "Daily and friend rounds cannot be given up; play them to the end." in err
+    assert "(abandon_not_allowed)" in err
+    assert Round.objects.filter(pk=daily.pk).exists()
+    status, _, err = ada("give-up", str(uuid.uuid4()), "--yes")
+    assert status == 1 and "(game_not_found)" in err
+    status, _, err = ada("give-up", "abcd", "--yes")
+    assert status == 1
+    assert "None of your unfinished games has an id starting with abcd" in err
+
+
+def test_a_give_up_whose_answer_is_lost_is_done_when_the_retry_finds_no_game(ada):
+    """The DELETE was applied but its answer lost: the retry's 404 is the give-up
+    done, not "No such game." (as a retried registration finds its own account)."""
+    solo = new_game(ada, mode="solo", ruleset="yatzy")
+    server = ada.transport.server
+
+    class LosesTheFirstAnswer(httpx.BaseTransport):
+        lost = 0
+
+        def handle_request(self, request):
+            response = server.handle_request(request)
+            if request.method == "DELETE" and not self.lost:
+                self.lost += 1
+                raise httpx.ReadTimeout("timed out", request=request)
+            return response
+
+    ada.transport.server = LosesTheFirstAnswer()
+    status, out, err = ada("give-up", solo["id"], "--yes")
+    assert status == 0, err
+    assert "Gave up your solo game" in out and "No such game" not in err
+    assert ada.waits == [1.0]  # retried once
+    assert not Round.objects.filter(pk=solo["id"]).exists()
+
+
+def test_too_many_unfinished_games_says_how_to_list_and_give_one_up(ada):
+    for _ in range(20):
+        new_game(ada, mode="solo", ruleset="yatzy")
+    status, _, err = ada("play", "--solo", "yatzy", "--new")
+    assert status == 1 and "(too_many_unfinished_games)" in err
+    assert (
+        "`yatzy-play games` lists your unfinished games; `yatzy-play give-up ID` gives one up."
+        in err
+    )

@@ -148,6 +148,7 @@ def test_a_terminal_session_from_registration_through_the_daily_to_logout(player
     _register_typing_the_password(player)
     final = _play_the_daily_with_keystrokes(player)
     _look_at_the_board_calendar_and_rules(player, final)
+    _list_and_give_up_a_solo_game(player)
     _log_out_and_in_again(player)
 
 
@@ -258,6 +259,41 @@ def _look_at_the_board_calendar_and_rules(player: Player, final: dict) -> None:
     assert verify.returncode == 1
     assert "is not revealed yet" in verify.stdout
     assert f"This client recorded the commitment {final['commitment']}" in verify.stdout
+
+
+def _list_and_give_up_a_solo_game(player: Player) -> None:
+    """A solo game started and left; `games` lists it first, by the start of its id;
+    `give-up` asks on a terminal (in a pipe it wants --yes) and the game is gone."""
+    child = player.spawn("play", "--solo", "yatzy")
+    child.expect_exact(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    with player.http() as http:
+        solo = http.get("games/", params={"mode": "solo", "status": "in_progress"}).json()
+    short = solo["results"][0]["id"][:8]
+    games = player.run("games")
+    assert games.returncode == 0, games.stderr
+    header = "Your games id game ruleset turn points status day / against"
+    first = rf"{short} solo Yatzy 0/15 0 playing [0-9a-f]{{8}} daily Maxi Yatzy 20/20"
+    assert re.search(rf"{header} {first}", games.stdout), games.stdout
+    assert "1 unfinished · 2 in all" in games.stdout
+
+    piped = player.run("give-up", short)
+    assert piped.returncode == 2 and "add --yes" in piped.stderr
+    child = player.spawn("give-up", short)
+    child.expect_exact("[y/N] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert f"Gave up your solo game {short} (Yatzy, 0/15 turns, 0 points)" in plain(child.before)
+    again = player.run("games")
+    assert again.returncode == 0 and "0 unfinished · 1 in all" in again.stdout
+    assert f" {short} " not in again.stdout
+    gone = player.run("give-up", solo["results"][0]["id"], "--yes")
+    assert gone.returncode == 1 and "No such game. (game_not_found)" in gone.stderr
 
 
 def _log_out_and_in_again(player: Player) -> None:

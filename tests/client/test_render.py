@@ -161,3 +161,77 @@ def test_the_computers_joker_turn_says_its_extra_bonus_beside_the_boxs_points():
     assert render.opponent_turn(line, "easy", 80, names=names).plain.endswith(
         "→ Sixes 30 (total 80)"
     )
+
+
+def games_lines(unfinished, page, width=80):
+    console = Console(width=width, color_system=None, record=True)
+    names = render.Names(rulesets={"maxi": "Maxi Yatzy", "yatzy": "Yatzy", "yahtzee": "Yahtzee"})
+    console.print(render.games_table(unfinished, page, names=names))
+    return console.export_text().splitlines()
+
+
+def game(n, mode, ruleset, **fields):
+    return {
+        "id": f"{n:08x}-a7bc-4f37-82cf-2c37250a39bf",
+        "mode": mode,
+        "ruleset": ruleset,
+        "date": None,
+        "ranked": False,
+        "status": "in_progress",
+        "turn": 3,
+        "total": 41,
+        "level": None,
+        "opponent_total": None,
+        "result": None,
+        "seats": None,
+        **fields,
+    }
+
+
+def test_the_games_list_fits_80_columns_unfinished_first_each_by_the_id_give_up_takes():
+    """`yatzy-play games`: every unfinished game first (also one further down the API's
+    newest-first list), then the page's others, each on one row of 80 columns with the
+    start of its id, its mode, ruleset, turns played of the game's, points and opponent
+    or seats (a seat's name on one line, whatever it holds)."""
+    party = game(
+        3,
+        "party",
+        "maxi",
+        seats=[
+            {"seat": 0, "name": "Ann\u2028Marie", "total": 40},
+            {"seat": 1, "name": "Bo" * 30, "total": 12},
+        ],
+    )
+    computer = game(2, "computer", "yahtzee", level="expert", opponent_total=38)
+    unfinished = [game(1, "solo", "yatzy"), computer, party]
+    page = {
+        "count": 120,
+        "next": "http://testserver/api/v1/games/?page=2",
+        "results": [
+            game(1, "solo", "yatzy"),  # unfinished: shown once, above the rest
+            game(4, "daily", "maxi", date="2026-12-01", ranked=True, status="completed",
+                 turn=20, total=263),
+            game(5, "computer", "yatzy", level="hard", status="completed", turn=15,
+                 total=210, opponent_total=190, result="win"),
+        ],
+    }  # fmt: skip
+    lines = games_lines(unfinished, page)
+    assert all(len(line) <= 80 for line in lines), "\n".join(lines)
+    rows = [line.strip() for line in lines if re.match(r"^ *[0-9a-f]{8} ", line)]
+    assert [row.split()[0] for row in rows] == [
+        "00000001", "00000002", "00000003", "00000004", "00000005",
+    ], "\n".join(lines)  # fmt: skip
+    assert re.fullmatch(r"00000001 +solo +Yatzy +3/15 +41 +playing", rows[0]), rows[0]
+    assert re.search(r"computer +Yahtzee +3/13 +41 +playing +expert 38$", rows[1]), rows[1]
+    assert re.search(r"party +Maxi Yatzy +3/20 +41 +playing +Ann Marie 40, BoB.*…$", rows[2])
+    assert re.search(r"daily +Maxi Yatzy +20/20 +263 +done +2026-12-01$", rows[3]), rows[3]
+    assert re.search(r"computer +Yatzy +15/15 +210 +won +hard 190$", rows[4]), rows[4]
+    text = " ".join(" ".join(lines).split())
+    assert "3 unfinished · 120 in all · more: --page N" in text
+    assert "`yatzy-play give-up ID` gives up an unfinished solo, computer or party game" in text
+
+
+def test_no_games_says_so_and_how_to_start_one():
+    text = " ".join(" ".join(games_lines([], {"count": 0, "next": None, "results": []})).split())
+    assert "No games here yet: `yatzy-play play` starts the day's." in text
+    assert "0 unfinished · 0 in all" in text and "give-up" not in text
