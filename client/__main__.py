@@ -83,7 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="a past day's dice (unranked)"
     )
     group.add_argument(
-        "--round", metavar="ID", type=commands.round_id_arg, help="resume this round"
+        "--round",
+        metavar="ID",
+        type=commands.game_id_arg,
+        help="resume this round (its id, or its start as `games` shows it)",
     )
     p.add_argument("--ruleset", help="the ruleset of a computer game (default: your settings)")
     p.add_argument("--practice", action="store_true", help="play the day again, unranked")

@@ -438,7 +438,9 @@ def play(app: App, args: argparse.Namespace) -> int:
     with app.api() as api:
         challenge, note = None, None
         if args.round:
-            state = api.round(args.round)
+            # The whole id, or its start as `games` shows it (an unfinished round's).
+            whole = len(args.round) == 36
+            state = api.round(args.round if whole else _unfinished_game(api, args.round)[0])
         elif args.solo or args.computer:
             mode = "solo" if args.solo else "computer"
             ruleset = args.solo or args.ruleset
@@ -618,7 +620,7 @@ def games(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
-def _game_to_give_up(api: ApiClient, game_id: str) -> tuple[str, dict[str, Any] | None]:
+def _unfinished_game(api: ApiClient, game_id: str) -> tuple[str, dict[str, Any] | None]:
     """The whole id of the game ``game_id`` names (whole, or its start among the
     player's unfinished games), and that game as the list shows it (None: not among
     them; the server says what it is)."""
@@ -645,7 +647,7 @@ def give_up(app: App, args: argparse.Namespace) -> int:
     """Give up an unfinished solo, computer or party game: the server deletes it (its
     seed is never shown), and it no longer counts among the unfinished ones."""
     with app.api() as api:
-        game_id, game = _game_to_give_up(api, args.game)
+        game_id, game = _unfinished_game(api, args.game)
         what = f"game {game_id}"
         if game is not None:
             what = (

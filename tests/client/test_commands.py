@@ -352,6 +352,12 @@ def test_leaving_a_round_keeps_it_and_names_the_command_that_resumes_it(ada):
     assert solo, out
     status, out, _ = ada("play", "--round", solo[1], keys=["q"])
     assert status == 0 and "Solo · Yatzy" in out and "Turn 1 of 15 · roll 1 of 3" in out
+    # By the start of its id, as `games` shows it.
+    status, out, _ = ada("play", "--round", solo[1][:8].upper(), keys=["q"])
+    assert status == 0 and "Solo · Yatzy" in out and "Turn 1 of 15 · roll 1 of 3" in out
+    none = next(start for start in ("0000", "ffff") if not {daily[1][:4], solo[1][:4]} & {start})
+    status, _, err = ada("play", "--round", none)
+    assert status == 1 and "None of your unfinished games has an id starting with" in err
 
 
 def test_a_ranked_round_left_before_midnight_is_resumed_in_the_grace_period(ada):
@@ -643,7 +649,7 @@ def test_advent_without_a_year_is_the_latest_that_has_begun_as_on_the_pages(ada)
         (["play", "--date", "2026-02-30"], "2026-02-30 is not a day: dates are YYYY-MM-DD"),
         (["play", "--date", "yesterday"], "yesterday is not a day"),
         (["boards", "--date", "2026-13-01"], "2026-13-01 is not a day"),
-        (["play", "--round", "42"], "42 is not a round id: it looks like 4c5c1114-"),
+        (["play", "--round", "42"], "42 is not a game id: `yatzy-play games` shows them"),
         (["share", "not-a-round"], "not-a-round is not a round id"),
         (["verify", "2026-1-1"], "2026-1-1 is neither a round id"),
         (["friend", "7KQ30AB"], "7KQ30AB is not a friend code: a code is 8 letters and digits"),
