@@ -85,6 +85,55 @@ def test_the_rules_and_the_streaks_board_fit_320_px_in_every_language(open_page)
     assert scrolled, "no table was wider than 320 px: this test no longer tests its regions"
 
 
+# The lines a table's visible headings are drawn on, by heading.
+HEADING_LINES = """() => [...document.querySelectorAll(".games thead th")]
+  .filter(th => th.innerText.trim() && !th.querySelector(".visually-hidden"))
+  .map(th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    return [th.innerText.trim(), new Set([...range.getClientRects()].map(r => r.top)).size];
+  })"""
+
+
+def test_the_games_list_with_give_up_buttons_fits_a_phone_and_320_px_in_every_language(
+    open_page,
+):
+    """The games list's Give up buttons beside a party's four seats widened the table:
+    in Japanese ("北欧ヤッツィー" breaks nowhere) the page was 400 px wide at 390 and
+    320, in French, Spanish and Italian up to 6 px too wide at 320, and at 390 px the
+    German headings broke inside their words ("Regelwer / k"). The page must not
+    scroll sideways (a table still wider scrolls in its own named region), and from
+    24 rem the headings keep their words whole."""
+    page = open_page(PHONE)
+    register(page, "giver")
+    player = User.objects.get(username="giver")
+    game_services.game_start(player=player, mode="computer", ruleset="yahtzee", level="easy")
+    seats = ["Annabelle", "Bo", "Cecilia", "Dorothea"]
+    game_services.game_start(player=player, mode="party", ruleset="yatzy", seats=seats)
+    too_wide, broken = [], []
+    for language in LANGUAGES:
+        User.objects.filter(username="giver").update(language=language)
+        for viewport in (PHONE, NARROWEST):
+            page.set_viewport_size(viewport)
+            page.goto("/games/")
+            assert page.locator("html").get_attribute("lang") == language
+            assert page.locator("[data-action=give-up-ask]").count() == 2
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > viewport["width"]:
+                too_wide.append(f"{language} at {viewport['width']} px: {width} px")
+            for region in page.evaluate(SCROLLERS):
+                assert region["role"] == "region" and region["tabindex"] == "0", language
+                assert region["name"].strip(), language
+            if viewport is PHONE:
+                broken += [
+                    f"{language}: {text!r} on {lines} lines"
+                    for text, lines in page.evaluate(HEADING_LINES)
+                    if lines > 1
+                ]
+    assert not too_wide, f"the games list is wider than the screen: {too_wide}"
+    assert not broken, f"headings broken inside a word at {PHONE['width']} px: {broken}"
+
+
 def test_japanese_lines_break_between_phrases_not_inside_words(open_page):
     """Japanese has no spaces between words, so the browser broke lines anywhere: the
     advent door's "開けてプレイ" read "開けてプレ / イ" on a phone. The pages ask for
