@@ -60,6 +60,11 @@ keepalive = 5
 # Import the app once in the master: workers fork ready to serve, so the periodic
 # recycling below costs milliseconds instead of a second of imports per worker.
 preload_app = True
+# No control socket (gunicorn 25+ opens one for gunicornc at $XDG_RUNTIME_DIR/gunicorn.ctl
+# or ~/.gunicorn/gunicorn.ctl, from a thread in the master): nothing here uses it, and
+# masters under one user on one host (bench.api --processes, the tests' stacks) shared
+# that one path, each taking it from the one before and removing it at its stop.
+control_socket_disable = True
 max_requests = 5000
 max_requests_jitter = 500
 accesslog = os.environ.get("GUNICORN_ACCESSLOG", None)

@@ -144,6 +144,19 @@ def test_gunicorns_own_lines_are_json_lines_with_log_format_json(tmp_path: Path)
     assert "gunicorn.access" not in loggers, output
 
 
+@pytest.mark.live
+def test_gunicorn_as_deployed_opens_no_control_socket(tmp_path: Path) -> None:
+    """gunicorn 25+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl
+    without XDG_RUNTIME_DIR): masters on one host (bench.api --processes, the tests'
+    stacks) took it from each other. The deploy uses none."""
+    home = tmp_path / "home"
+    home.mkdir()
+    with deployed_gunicorn(tmp_path, HOME=str(home), XDG_RUNTIME_DIR="") as (address, _logs):
+        assert httpx.get(f"http://{address}/api/v1/rulesets/", timeout=10).status_code == 200
+        assert not list(home.rglob("*.ctl"))
+    assert not list(home.rglob("*.ctl"))
+
+
 def _raw(address: str, request: bytes, *rest: bytes) -> bytes:
     """The whole answer to ``request`` sent as it is on a fresh connection (and each of
     ``rest`` in its own packet, 100 ms after the one before)."""
