@@ -61,4 +61,9 @@ def test_every_place_a_page_shows_a_players_name_isolates_its_direction():
     assert played.status_code == 302, text(played)
     isolated_everywhere(text(friend_client.get(played["Location"])), f"{HEBREW} 7")
     isolated_everywhere(text(friend_client.get(f"/f/{code}/")), f"{HEBREW} 7", f"{ARABIC} 3")
+    # Once both have finished, the side-by-side comparison names the sharer in its tables.
+    play_out(friend, round_of(played["Location"]))
+    compared = text(friend_client.get(f"/f/{code}/"))
+    assert "data-compare" in compared or "compare-heading" in compared, compared
+    isolated_everywhere(compared, f"{HEBREW} 7")
     isolated_everywhere(text(client.get(f"/play/{solo.id}/")), f"{HEBREW} 7", f"{ARABIC} 3")
