@@ -224,7 +224,8 @@ def round_result(rnd: Round, game: yatzy.Game) -> str | None:
 
 def _opponent_view(rnd: Round, *, dice: bool = True) -> dict[str, Any] | None:
     """The computer's game; without ``dice`` its turns keep their boxes and points but
-    not their rolls and holds (``[]``)."""
+    not their rolls, holds and extra bonuses (``[]``, 0: which turn's dice were a further
+    yahtzee tells of the dice; the card's ``extra_bonus`` and total still add up)."""
     if rnd.opponent is None:
         return None
     bot = rnd.opponent["snapshot"]
@@ -233,7 +234,7 @@ def _opponent_view(rnd: Round, *, dice: bool = True) -> dict[str, Any] | None:
     # box's points: replayed only for a computer that earned one.
     extras = (
         [extra for _, _, extra in scores_spoken(yatzy.Game.from_snapshot(bot))]
-        if bot["extra_bonus"]
+        if bot["extra_bonus"] and dice
         else [0] * len(turns)
     )
     turns = [{**turn, "extra_bonus": extra} for turn, extra in zip(turns, extras, strict=True)]

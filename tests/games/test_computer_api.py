@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 import yatzy
+from games import selectors as game_selectors
 from games.models import Round, StrategyTable
 from tests.factories import make_player
 from tests.games.conftest import new_game, roll, score
@@ -154,3 +155,23 @@ def test_the_computers_extra_yahtzee_is_shown_so_its_column_adds_up(monkeypatch)
     # joker's 100 beside the 30 of sixes (the page and the client say 130).
     turns = state["opponent"]["turns"]
     assert [(turn["points"], turn["extra_bonus"]) for turn in turns] == [(50, 0), (30, 100)]
+
+
+def test_the_computers_turns_without_their_dice_tell_no_extra_bonus(monkeypatch):
+    """Where the computer's dice are hidden (a round on the same seed unfinished, SPEC §7),
+    which of its turns earned a joker's 100 would tell that its dice were a further
+    yahtzee: its turns keep boxes and points only, and the card still adds up."""
+    import yatzy.game
+
+    monkeypatch.setattr(yatzy.game, "draw", lambda seed, turn, roll, count: (6,) * count)
+    _, client = make_player()
+    state = new_game(client, mode="computer", ruleset="yahtzee", level="easy")
+    state = score(client, roll(client, state), "yahtzee")
+    state = score(client, roll(client, state), "sixes")
+    rnd = Round.objects.get(pk=state["id"])
+    shown = game_selectors._opponent_view(rnd)
+    hidden = game_selectors._opponent_view(rnd, dice=False)
+    assert [turn["extra_bonus"] for turn in shown["turns"]] == [0, 100]
+    assert [turn["extra_bonus"] for turn in hidden["turns"]] == [0, 0]
+    assert [turn["rolls"] for turn in hidden["turns"]] == [[], []]
+    assert hidden["extra_bonus"] == 100 and hidden["total"] == shown["total"]
