@@ -701,6 +701,28 @@ def test_an_unfinished_solo_computer_or_party_game_is_given_up_from_the_games_li
     assert Round.objects.filter(pk=daily.id).exists()
 
 
+def test_give_up_from_the_games_list_shares_the_apis_play_budget(settings):
+    """The page's give-up is the API's DELETE games/{id}/ (throttle scope play): over
+    the budget it is refused with the throttle's words and nothing is given up."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "play": "1/minute",
+        },
+    }
+    player, client = logged_in()
+    first, second = (
+        game_services.game_start(player=player, mode="solo", ruleset="yahtzee") for _ in "ab"
+    )
+    assert "The game is given up." in text(client.post(f"/games/{first.id}/give-up/", follow=True))
+    assert not Round.objects.filter(pk=first.id).exists()
+    refused = client.post(f"/games/{second.id}/give-up/", follow=True)
+    assert "The game is given up." not in text(refused)
+    assert "Too many attempts; try again in" in text(refused), text(refused)
+    assert Round.objects.filter(pk=second.id).exists()
+
+
 # -- safety of the new pages ------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
 from web import presenters
 from web.dice import die_svg
 from web.forms import REQUEST_KEY_USED, NewGameForm, new_request_key
-from web.helpers import error_page, form_address, form_throttled
+from web.helpers import error_page, form_address, form_throttled, throttled
 
 NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
 # Finished games per page of the games list.
@@ -126,6 +126,10 @@ def game_give_up(request: HttpRequest, game_id: UUID) -> HttpResponse:
     """Give up an unfinished solo, computer or party game (``game_abandon``, as the
     API's ``DELETE games/{id}/``); back to the games list, with what happened."""
     player: User = request.user  # type: ignore[assignment]
+    refused = throttled(request, "play")  # the API's DELETE games/{id}/ budget, shared
+    if refused:
+        messages.error(request, refused.message)
+        return redirect("web:games")
     try:
         game_services.game_abandon(game_id=game_id, player=player)
     except ServiceError as exc:
