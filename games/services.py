@@ -603,12 +603,24 @@ def game_abandon(*, game_id: UUID, player: User) -> None:
 def party_abandon(*, party_id: UUID, player: User) -> None:
     """Give up the player's unfinished party: it is deleted with its seats' rounds.
     404 ``party_not_found`` for another player's or no party, 409 ``game_finished`` once
-    it is over. The seats' rounds are bumped before the party, in the order an action
-    takes them (its round, then its party), so a racing action and the abandon never
-    wait on each other: one wins (an action that loses finds no round, 404)."""
+    it is over, 400 ``abandon_not_allowed`` while a finished seat's round is shared as a
+    friend challenge (revoked or not: the friends who played it keep their comparison).
+    The seats' rounds are bumped before the party, in the order an action takes them
+    (its round, then its party), so a racing action and the abandon never wait on each
+    other: one wins (an action that loses finds no round, 404)."""
     party = selectors.party_get_for_player(party_id=party_id, player=player)
     with transaction.atomic():
         Round.objects.filter(party=party).update(version=F("version") + 1)
+        # A seat that has played its last turn may be shared while the party goes on:
+        # its code, and the comparison of every friend who played it, would go with it.
+        if ShareCode.objects.filter(round__party=party).exists():
+            raise ServiceError(
+                _(
+                    "A seat's round of this party is shared as a friend challenge, so the "
+                    "party cannot be given up; play it to the end."
+                ),
+                code="abandon_not_allowed",
+            )
         claimed = Party.objects.filter(pk=party.pk, status=Party.Status.IN_PROGRESS).update(
             version=F("version") + 1
         )

@@ -136,6 +136,35 @@ def test_daily_and_friend_rounds_cannot_be_given_up_and_keep_their_seed_hidden()
         assert after["status"] == "in_progress" and after["seed"] is None
 
 
+def test_a_party_whose_finished_seat_is_shared_cannot_be_given_up():
+    """A seat that has played its last turn can be shared while the party goes on; the
+    give-up deleted its round, and with it the code and the comparison of every friend
+    who played it."""
+    _, owner = make_player()
+    _, friend = make_player()
+    party = new_party(owner)
+    url = f"/api/v1/parties/{party['id']}"
+    while party["seats"][0]["round"]["status"] == "in_progress":
+        seat = party["current_seat"]
+        state = party["seats"][seat]["round"]
+        move = {"seat": seat, "turn": state["turn"], "roll": state["roll"], "hold": []}
+        state = owner.post(f"{url}/roll/", move, format="json").json()["seats"][seat]["round"]
+        box = next(box for box, points in state["scorecard"].items() if points is None)
+        move = {"seat": seat, "turn": state["turn"], "category": box}
+        party = owner.post(f"{url}/score/", move, format="json").json()
+    assert party["status"] == "in_progress"
+    shared = party["seats"][0]["round"]["id"]
+    code = owner.post(f"/api/v1/rounds/{shared}/share/").json()["code"]
+    started = friend.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json")
+    assert started.status_code == 201, started.json()
+    for path in ("games", "parties"):
+        response = give_up(owner, party["id"], path=path)
+        assert response.status_code == 400 and response.json()["code"] == "abandon_not_allowed"
+        assert "shared as a friend challenge" in response.json()["message"]
+    assert Round.objects.filter(party_id=party["id"]).count() == 2
+    assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
+
+
 @pytest.mark.parametrize("language", ["de", "fr", "ja"])
 def test_the_refusals_are_in_the_players_language(language):
     _, client = make_player()
