@@ -39,23 +39,28 @@ def user_create(
     returns that player instead of ``username_taken``. Another form (another browser)
     or another password is still refused as taken.
     """
+    candidate = _user_candidate(username, password, display_name)
+    posted_before = False
+    if form_key:
+        # Kept before the insert (a second post may find the name taken while the first
+        # is still between its insert and its answer), and only by the form's first post.
+        try:
+            posted_before = not cache.add(
+                _form_key_cache_key(form_key), name_key(candidate.username), FORM_KEY_SECONDS
+            )
+        except Exception as exc:  # the sign-up goes on; a second post is then refused
+            logger.warning("sign-up form key not kept: cache unavailable (%s)", type(exc).__name__)
     try:
-        user = _user_insert(_user_candidate(username, password, display_name))
+        return _user_insert(candidate)
     except ConflictError as exc:
         taken = exc.code == "username_taken"
-        again = _created_by_form(form_key, username, password) if taken else None
+        again = _created_by_form(form_key, username, password) if taken and posted_before else None
         if again is None:
             raise
         return again
-    if form_key:
-        try:
-            cache.set(_form_key_cache_key(form_key), user.pk, FORM_KEY_SECONDS)
-        except Exception as exc:  # the sign-up stands; a second post is then refused
-            logger.warning("sign-up form key not kept: cache unavailable (%s)", type(exc).__name__)
-    return user
 
 
-# How long a sign-up form's key remembers the player it created.
+# How long a sign-up form's key remembers the name it was posted with.
 FORM_KEY_SECONDS = 600
 
 
@@ -64,19 +69,19 @@ def _form_key_cache_key(form_key: str) -> str:
 
 
 def _created_by_form(form_key: str, username: str, password: str) -> User | None:
-    """The player the sign-up form ``form_key`` created, where it was ``username``
-    with ``password``; else None."""
+    """The player of ``username`` where the sign-up form ``form_key`` was posted with
+    that name before and ``password`` is theirs (the form's first post created them);
+    else None."""
     if not form_key:
         return None
     try:
-        pk = cache.get(_form_key_cache_key(form_key))
+        posted = cache.get(_form_key_cache_key(form_key))
     except Exception as exc:
         logger.warning("sign-up form key not read: cache unavailable (%s)", type(exc).__name__)
         return None
-    user = User.objects.filter(pk=pk).first() if pk is not None else None
-    if user is None or user.username_key != name_key(username_normalize(username)):
-        return None
-    return user if user.check_password(password) else None
+    key = name_key(username_normalize(username))
+    user = User.objects.filter(username_key=key).first() if posted == key else None
+    return user if user is not None and user.check_password(password) else None
 
 
 def user_register(*, username: str, password: str, display_name: str = "") -> tuple[User, str]:

@@ -610,6 +610,26 @@ def test_a_sign_up_posted_twice_lands_where_the_first_did_and_lets_no_one_else_i
         assert taken.status_code == 400 and "That username is taken." in text(taken)
 
 
+def test_a_sign_up_posted_again_before_the_first_has_answered_lands_there_too(monkeypatch):
+    """The second post can find the name taken while the first is still between its
+    insert and its answer: the form's key must already be kept then (it was kept only
+    after the insert, and the second post said "That username is taken.")."""
+    from accounts import services as account_services
+
+    insert, seen = account_services._user_insert, []
+
+    def insert_then_post_again(candidate):
+        created = insert(candidate)
+        if not seen:  # the first post's row is in: the second arrives now
+            seen.append(account_services.user_create(**posted))
+        return created
+
+    posted = {"username": "racer", "password": PASSWORD, "form_key": "k" * 32}
+    monkeypatch.setattr(account_services, "_user_insert", insert_then_post_again)
+    first = account_services.user_create(**posted)
+    assert seen == [first]
+
+
 def test_log_in_with_any_case_then_log_out_by_post():
     User.objects.create_user(username="Zoe", password=PASSWORD)
     client = Client()
