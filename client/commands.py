@@ -440,7 +440,9 @@ def play(app: App, args: argparse.Namespace) -> int:
         if args.round:
             # The whole id, or its start as `games` shows it (an unfinished round's).
             whole = len(args.round) == 36
-            state = api.round(args.round if whole else _unfinished_game(api, args.round)[0])
+            state = api.round(
+                args.round if whole else _unfinished_game(api, args.round, rounds_only=True)[0]
+            )
         elif args.solo or args.computer:
             mode = "solo" if args.solo else "computer"
             ruleset = args.solo or args.ruleset
@@ -620,15 +622,19 @@ def games(app: App, args: argparse.Namespace) -> int:
     return 0
 
 
-def _unfinished_game(api: ApiClient, game_id: str) -> tuple[str, dict[str, Any] | None]:
+def _unfinished_game(
+    api: ApiClient, game_id: str, *, rounds_only: bool = False
+) -> tuple[str, dict[str, Any] | None]:
     """The whole id of the game ``game_id`` names (whole, or its start among the
-    player's unfinished games), and that game as the list shows it (None: not among
-    them; the server says what it is)."""
+    player's unfinished games; with ``rounds_only``, a party left out: its id is no
+    round's), and that game as the list shows it (None: not among them; the server says
+    what it is)."""
     whole = len(game_id) == 36
     found = [
         game
         for game in api.games_each(status="in_progress")
         if (str(game.get("id")) == game_id if whole else str(game.get("id")).startswith(game_id))
+        and not (rounds_only and game.get("mode") == "party")
     ]
     if whole:
         return game_id, found[0] if found else None

@@ -1131,6 +1131,15 @@ def test_games_lists_the_unfinished_first_and_give_up_deletes_one_by_the_id_show
     assert status == 0 and "0 unfinished · 1 in all" in out and "give-up" not in out
 
 
+def test_play_round_by_a_start_of_an_id_leaves_out_parties(ada):
+    """`games` lists a party by the party's id, which is no round's: `play --round` with
+    its start said "No such round."; it is not among the rounds that start so."""
+    party = new_game(ada, mode="party", ruleset="yatzy", seats=["Ann", "Bo"])
+    status, _, err = ada("play", "--round", party["id"][:8])
+    assert status == 1 and "None of your unfinished games has an id starting with" in err, err
+    assert not any("/rounds/" in str(r.url) for r in ada.transport.requests)
+
+
 def test_give_up_with_no_terminal_to_ask_on_is_a_usage_error_unless_yes(ada, capsys):
     solo = new_game(ada, mode="solo", ruleset="yatzy")
     out, err = io.StringIO(), io.StringIO()
