@@ -12,6 +12,7 @@ from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from games import services as game_services
 from tests.factories import make_player
 
 pytestmark = pytest.mark.django_db
@@ -361,6 +362,50 @@ def test_the_migration_keys_shown_names_and_clears_a_newer_display_name_shown_be
         pat.pk: ("Pat", "pat"),
         twice.pk: (f"quinn-{twice.pk}", f"quinn-{twice.pk}"),
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_makes_stored_display_names_one_line_and_keys_them_again():
+    """Display names stored before a line or paragraph separator was read as a space
+    keep it no longer; one whose cleaned name another player is shown by already is
+    shown by its username (else "Ada Lovelace" could stand beside "Ada\u2028Lovelace",
+    drawn alike)."""
+
+    def rows(old):
+        def player(username, stored):
+            made = old.objects.create(username=username, username_key=username, password="x")
+            key = unicodedata.normalize("NFKC", stored.casefold()) if stored else username
+            old.objects.filter(pk=made.pk).update(display_name=stored, shown_name_key=key)
+            return made
+
+        ada = player("ada", "Ada Lovelace")
+        grace = player("grace", "Grace\u2028Hopper")
+        copy = player("cc", "Ada\u2029Lovelace")
+        return ada, grace, copy
+
+    ada, grace, copy = migrated("0006_shown_name_key", "0007_names_one_line", rows)
+    shown = {u.pk: (u.display_name, u.shown_name_key) for u in User.objects.all()}
+    assert shown == {
+        ada.pk: ("Ada Lovelace", "ada lovelace"),
+        grace.pk: ("Grace Hopper", "grace hopper"),
+        copy.pk: ("", "cc"),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_makes_stored_seat_names_one_line():
+    from games.models import Round
+
+    owner, _ = make_player()
+    party = game_services.party_create(player=owner, seats=["Ann", "Cy"], ruleset="yatzy")
+    seat = party.seats.get(seat=0)
+    Round.objects.filter(pk=seat.pk).update(seat_name="Ann\u2028Bo")  # an older release's
+    executor = MigrationExecutor(connection)
+    executor.migrate([("games", "0010_new_game_request")])
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert Round.objects.get(pk=seat.pk).seat_name == "Ann Bo"
+    assert Round.objects.get(party=party, seat=1).seat_name == "Cy"
 
 
 @pytest.mark.django_db(transaction=True)
