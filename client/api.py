@@ -564,11 +564,15 @@ class ApiClient:
             yield from results
             number += 1
 
-    def games_page(self, *, status: str | None = None, page: int | None = None) -> JSON:
-        """A page of the player's games as the API answers it (``results``, ``count``,
-        ``next``), newest first."""
-        params: dict[str, str | int] = {"status": status} if status else {}
-        if page is not None:
+    def games_page(
+        self, *, mode: str | None = None, status: str | None = None, page: int = 1
+    ) -> JSON:
+        """Page ``page`` of the player's games as the API answers it (``results``,
+        ``count``, ``next``), newest first."""
+        params: dict[str, str | int] = {
+            key: value for key, value in (("mode", mode), ("status", status)) if value
+        }
+        if page != 1:
             params["page"] = page
         result: JSON = self.request("GET", "games/", params=params)
         return result
@@ -587,12 +591,7 @@ class ApiClient:
         self, mode: str | None, status: str | None, number: int
     ) -> tuple[list[JSON], bool]:
         """Page ``number`` of the player's games, and whether another follows."""
-        params: dict[str, str | int] = {
-            key: value for key, value in (("mode", mode), ("status", status)) if value
-        }
-        if number > 1:
-            params["page"] = number
-        page = self.request("GET", "games/", params=params)
+        page = self.games_page(mode=mode, status=status, page=number)
         if not isinstance(page, dict):
             return page, False
         results: list[JSON] = page["results"]

@@ -616,7 +616,7 @@ def games(app: App, args: argparse.Namespace) -> int:
     """The player's games: every unfinished one, then a page of the others."""
     with app.api() as api:
         unfinished = list(api.games_each(status="in_progress"))
-        page = api.games_page(page=args.page)
+        page = api.games_page(page=1 if args.page is None else args.page)
         names = _names(api)
     app.console.print(render.games_table(unfinished, page, names=names))
     return 0
