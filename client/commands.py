@@ -35,7 +35,7 @@ from client.api import (
     sendable_token,
     sentence,
 )
-from client.play import LineReader, PlaySession
+from client.play import LineReader, PlaySession, said_yes
 from client.storage import Credentials, CredentialStore, Journal, StorageError, server_key
 from client.verify import NotVerifiable, points_text, verify_round
 
@@ -229,13 +229,8 @@ class App:
         return self.reader is not None or (sys.stdin.isatty() and sys.stdout.isatty())
 
     def confirm(self, question: str) -> bool:
-        """The player's yes to ``question`` (``[y/N]``: anything else, Ctrl-D or Ctrl-C
-        is a no)."""
-        try:
-            answer = self.reader.read(question) if self.reader else input(question)
-        except (EOFError, KeyboardInterrupt):
-            return False
-        return answer.strip().lower() in ("y", "yes")
+        """The player's yes to ``question`` (:func:`client.play.said_yes`)."""
+        return said_yes(self.reader.read if self.reader else input, question)
 
     def api(self, *, login: bool = True, token: str | None = None) -> ApiClient:
         """A client for the server, with ``token``, else the saved token (required when

@@ -270,6 +270,20 @@ def parse_command(
     return Invalid(f'"{text.strip()}" is not a move. {keys_help(dice_count, hints=hints)}')
 
 
+def said_yes(read: Callable[[str], str], question: str) -> bool:
+    """The player's yes to ``question`` (``[y/N]``): anything else, Ctrl-D or Ctrl-C is
+    a no.
+
+    >>> said_yes(lambda q: " Yes", "Sure? [y/N] "), said_yes(lambda q: "", "Sure? [y/N] ")
+    (True, False)
+    """
+    try:
+        answer = read(question)
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
 class LineReader(Protocol):
     """Where the moves come from."""
 
@@ -575,11 +589,7 @@ class PlaySession:
         name = self.names.box(command.category)
         # Drawn again first, so the question takes the prompt's line, not one below it.
         self.show(state, [])
-        try:
-            answer = reader.read(f"{name} scores 0 now: scratch it? [y/N] ")
-        except (EOFError, KeyboardInterrupt):
-            return False
-        return answer.strip().lower() in ("y", "yes")
+        return said_yes(reader.read, f"{name} scores 0 now: scratch it? [y/N] ")
 
     def apply(
         self, command: Command, state: dict[str, Any]
