@@ -10,8 +10,10 @@ import os
 import re
 import secrets
 import shutil
+import socket
 import ssl
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,24 @@ def _env_example() -> dict[str, str]:
     return dict(re.findall(r"^(\w+)=(.*)$", "\n".join(lines), re.M))
 
 
+def _caddyfile(tmp_path: Path) -> Path:
+    """``deploy/Caddyfile``, for a caddy older than 2.6.4 (Debian 12 has 2.6.2) with the
+    body buffer in the spelling it knows: ``request_buffers`` came in 2.6.4 and the old
+    ``buffer_requests`` (the whole body) went in 2.8, so no one line reads in both; the
+    deploy's image (``caddy:2``) reads the file as it is."""
+    deployed = DEPLOY / "Caddyfile"
+    found = re.search(
+        r"(\d+)\.(\d+)\.(\d+)", subprocess.check_output(["caddy", "version"], text=True)
+    )
+    if found is None or tuple(map(int, found.groups())) >= (2, 6, 4):
+        return deployed
+    text = deployed.read_text()
+    assert "request_buffers 1MiB" in text
+    older = tmp_path / "Caddyfile"
+    older.write_text(text.replace("request_buffers 1MiB", "buffer_requests"))
+    return older
+
+
 def _caddy(tmp_path: Path, **env: str) -> subprocess.Popen:
     """``deploy/Caddyfile`` run by caddy with ``env`` for its variables (ports, the
     upstream), its own home and no admin endpoint, and the fallback pages written where
@@ -44,7 +64,7 @@ def _caddy(tmp_path: Path, **env: str) -> subprocess.Popen:
     call_command("fallback_pages", str(tmp_path / "fallback"))
     caddy_home = tmp_path / "caddy"
     return subprocess.Popen(
-        ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        ["caddy", "run", "--config", str(_caddyfile(tmp_path)), "--adapter", "caddyfile"],
         cwd=tmp_path,
         env={
             "PATH": os.environ["PATH"],
@@ -156,6 +176,32 @@ def test_tls_ends_at_the_proxy_and_plain_http_is_redirected(proxied):
     assert answer.url.scheme == "https"
     plain = httpx.get(f"{proxied.http_url}/api/v1/daily/", follow_redirects=False)
     assert plain.status_code == 308 and plain.headers["Location"].startswith("https://")
+
+
+def test_a_client_that_stops_sending_its_body_holds_no_worker(proxied):
+    """gunicorn's sync worker reads a request's body as the app asks for it: a client that
+    sent its head and then stopped (a dropped phone, or on purpose, one per worker) held
+    the worker until gunicorn's timeout, and the site waited behind it. The proxy reads a
+    body whole before it passes the request on (``request_buffers``), so the one worker
+    here goes on serving the others meanwhile."""
+    host, port = proxied.url.removeprefix("https://").split(":")
+    tls = ssl.create_default_context(cafile=proxied.ca)
+    head = (
+        f"POST {LOGIN} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 200\r\n\r\n"
+    )
+    with (
+        socket.create_connection((host, int(port))) as raw,
+        tls.wrap_socket(raw, server_hostname=host) as stalled,
+        proxied.client("127.0.0.2") as http,
+    ):
+        stalled.sendall(head.encode() + b'{"username": "')
+        time.sleep(0.5)  # the proxy has the head: without buffering, so has the worker
+        started = time.monotonic()
+        answer = http.get("/api/v1/nothing/", timeout=10)
+        waited = time.monotonic() - started
+    assert answer.status_code == 404
+    assert waited < 5, f"the other request waited {waited:.1f} s behind the stalled body"
 
 
 def test_while_the_app_does_not_answer_the_proxy_says_so_in_each_ones_shape(proxied):
