@@ -7,8 +7,9 @@ The keys, as the bar shows them::
 
     r            roll the dice that are not held (the first roll of a turn throws all)
     1 3 5 / 135  toggle the hold of dice 1, 3 and 5 (numbers as shown above the dice)
-    s 7 / s chance   score the box of that number (or id, or name prefix); a box that
-                 would score 0 (a scratch) asks once
+    s 7 / s chance   score the box of that number (or id, or the start of its name or
+                 of a word of it: s peq is Escalera pequeña); a box that would score
+                 0 (a scratch) asks once
     ?            hint: the best moves now (solo and computer games; the daily has none
                  until its day is over: the keys offer it only where the server gives one)
     l            look: show the round again, as the server has it
@@ -178,10 +179,24 @@ def fold(text: str) -> str:
     return folded.replace(" ", "_").replace("-", "_")
 
 
+def _word_starts(name: str) -> list[str]:
+    """``name`` (an id, or a name as :func:`fold` has it) from the start of each of its
+    words: where a player may begin typing it.
+
+    >>> _word_starts("escalera_pequena")
+    ['escalera_pequena', 'pequena']
+    """
+    words = name.split("_")
+    return ["_".join(words[i:]) for i in range(len(words))]
+
+
 def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str | Invalid:
     """The box ``text`` names: its number on the scorecard, its id, or a prefix of one
     id or of its name (as the server names it, in the player's language), compared as
-    :func:`fold` has them (no case, no accents: ``grosse`` is Große Straße).
+    :func:`fold` has them (no case, no accents: ``grosse`` is Große Straße); failing
+    those, a prefix of a later word of one (``pequena`` is Escalera pequeña). A whole
+    name, then a start of a name, comes before a later word: ``brelan`` is the French
+    Brelan, not Double brelan, and ``deux`` Deux, not Deux paires.
 
     >>> boxes = ["ones", "twos", "chance", "three_pairs", "three_of_a_kind"]
     >>> resolve_box("3", boxes), resolve_box("ch", boxes), resolve_box("three pairs", boxes)
@@ -190,6 +205,8 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
     'chance'
     >>> resolve_box("grosse", ["large_straight"], Names({"large_straight": "Große Straße"}))
     'large_straight'
+    >>> resolve_box("pairs", boxes), resolve_box("kind", boxes)
+    ('three_pairs', 'three_of_a_kind')
     >>> resolve_box("three", boxes)
     Invalid(message='"three" could be three_pairs, three_of_a_kind: type more of it.')
     """
@@ -205,14 +222,25 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
     wanted = fold(text.strip())
     if wanted in boxes:
         return wanted
-    matches = [
-        box for box in boxes if box.startswith(wanted) or fold(names.box(box)).startswith(wanted)
-    ]
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        shown = ", ".join(names.box(box) for box in matches)  # as the scorecard names them
-        return Invalid(f'"{text}" could be {shown}: type more of it.')
+    spellings = {box: (box, fold(names.box(box))) for box in boxes}
+    named = [box for box, (_, name) in spellings.items() if name == wanted]
+    if len(named) == 1:
+        return named[0]
+    for any_word in (False, True):
+        matches = [
+            box
+            for box, spelt in spellings.items()
+            if any(
+                start.startswith(wanted)
+                for one in spelt
+                for start in (_word_starts(one) if any_word else [one])
+            )
+        ]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            shown = ", ".join(names.box(box) for box in matches)  # as the scorecard names them
+            return Invalid(f'"{text}" could be {shown}: type more of it.')
     return Invalid(
         f'No box is called "{text}": type its number (1 to {len(boxes)}) or the start of its name.'
     )
@@ -363,10 +391,10 @@ class TerminalReader:
 
 
 def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str:
-    """What completes ``s PREFIX`` to the one box whose name (or id) starts so: the rest
-    of the name after its shortest start that :func:`fold` makes what was typed; nothing
-    where no start of it does (``gros`` is no start of Große: ``Groß`` folds to
-    ``gross``).
+    """What completes ``s PREFIX`` to the one box :func:`resolve_box` finds for it: the
+    rest of the name after its shortest start (or, typed from a later word, that word's)
+    that :func:`fold` makes what was typed; nothing where no start of it does (``gros``
+    is no start of Große: ``Groß`` folds to ``gross``).
 
     >>> names = Names({"small_straight": "Small straight", "large_straight": "Große Straße"})
     >>> box_completion("s sm", ["small_straight", "large_straight"], names)
@@ -375,6 +403,8 @@ def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> 
     'ße Straße'
     >>> box_completion("s gros", ["small_straight", "large_straight"], names)
     ''
+    >>> box_completion("s str", ["small_straight"], names)
+    'aight'
     >>> box_completion("s 2", ["small_straight", "large_straight"], names)
     ''
     """
@@ -386,9 +416,14 @@ def box_completion(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> 
     if isinstance(resolved, Invalid):
         return ""
     wanted = fold(typed)
-    for full in (unicodedata.normalize("NFC", names.box(resolved)), resolved):
-        for end in range(1, len(full) + 1):
-            if fold(full[:end]) == wanted:
+    spellings = (unicodedata.normalize("NFC", names.box(resolved)), resolved)
+    # A start of the name or id first, as resolve_box has it, then a later word's.
+    starts = [(full, 0) for full in spellings] + [
+        (full, at + 1) for full in spellings for at, char in enumerate(full) if char in " -_"
+    ]
+    for full, start in starts:
+        for end in range(start + 1, len(full) + 1):
+            if fold(full[start:end]) == wanted:
                 return full[end:]
     return ""
 

@@ -7,6 +7,7 @@ import json
 import httpx
 import pyte
 import pytest
+from django.conf import settings
 from rich.console import Console
 from rich.text import Text
 
@@ -21,10 +22,12 @@ from client.play import (
     Toggle,
     bottom_bar,
     box_completion,
+    fold,
     keys_help,
     parse_command,
+    resolve_box,
 )
-from client.render import Names
+from client.render import NO_NAMES, Names
 from client.storage import Journal
 from client.verify import verify_round
 from tests.client.states import round_state
@@ -347,8 +350,8 @@ def test_a_box_name_is_found_as_players_type_it_without_case_accents_or_sharp_s(
     assert parse("s kak", Names({"full_house": "Kåk"})) == Score("full_house")
     assert parse("s maly", Names({"small_straight": "Mały strit"})) == Score("small_straight")
     # Ambiguity and no match are said as before, in the words typed.
-    assert parse("s strasse", german) == Invalid(
-        'No box is called "strasse": type its number (1 to 5) or the start of its name.'
+    assert parse("s asse", german) == Invalid(
+        'No box is called "asse": type its number (1 to 5) or the start of its name.'
     )
     assert parse("s escálera", spanish) == Invalid(
         '"escálera" could be Escalera pequeña, Escalera grande: type more of it.'
@@ -360,6 +363,84 @@ def test_a_box_name_is_found_as_players_type_it_without_case_accents_or_sharp_s(
     assert box_completion("s gros", boxes, german) == ""  # no start of "Große" folds to it
     assert box_completion("s pequ", boxes, Names({"small_straight": "Pequeña"})) == "eña"
     assert box_completion("s kå", boxes, Names({"full_house": "Kåk"})) == "k"
+
+
+def test_a_box_is_found_from_the_start_of_any_word_of_its_name():
+    """``s pequena`` found no box in Spanish, nor ``s straight`` in English: only the
+    start of a whole name counted. A later word counts too, after every whole name and
+    start of one (French ``brelan`` is Brelan, not Double brelan; ``deux``, which also
+    starts Deux paires, is Deux); a word several names have is ambiguous, as a start is."""
+    boxes = list(yatzy.get_ruleset("maxi").categories)
+
+    def parse(line, names=NO_NAMES):
+        return parse_command(line, boxes=boxes, dice_count=6, names=names)
+
+    spanish = Names(
+        {
+            "small_straight": "Escalera pequeña",
+            "large_straight": "Escalera grande",
+            "full_straight": "Escalera completa",
+            "three_of_a_kind": "Trío",
+            "villa": "Doble trío",
+        }
+    )
+    assert parse("s pequena", spanish) == Score("small_straight")
+    assert parse("s PEQ", spanish) == Score("small_straight")
+    assert parse("s grande", spanish) == Score("large_straight")
+    assert parse("s trio", spanish) == Score("three_of_a_kind")
+    assert parse("s doble", spanish) == Score("villa")
+    assert parse("s escalera", spanish) == Invalid(
+        '"escalera" could be Escalera pequeña, Escalera grande, Escalera completa: type more of it.'
+    )
+    assert parse("s straight") == Invalid(
+        '"straight" could be small_straight, large_straight, full_straight: type more of it.'
+    )
+    assert parse("s house") == Score("full_house")
+    french = Names(
+        {
+            "twos": "Deux",
+            "two_pairs": "Deux paires",
+            "three_of_a_kind": "Brelan",
+            "villa": "Double brelan",
+        }
+    )
+    assert parse("s brelan", french) == Score("three_of_a_kind")
+    assert parse("s deux", french) == Score("twos")
+    assert parse("s deux p", french) == Score("two_pairs")
+    # The suggestion follows: the rest of the word typed, from where it was begun.
+    assert box_completion("s peq", boxes, spanish) == "ueña"
+    assert box_completion("s esc", boxes, spanish) == ""
+    assert box_completion("s stra", boxes, spanish) == ""
+    assert box_completion("s bre", boxes, french) == "lan"
+    assert box_completion("s hou", boxes) == "se"
+
+
+def _old_start_matches(prefix, boxes, names):
+    """The boxes a typed start named before later words counted: a start of an id or
+    of a name."""
+    return [
+        box for box in boxes if box.startswith(prefix) or fold(names.box(box)).startswith(prefix)
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
+def test_every_whole_name_and_every_start_that_named_one_box_still_names_it(client, language):
+    """Words were added to what a typed name matches: no box of any ruleset, in any of
+    the server's languages, may lose its whole name or a start of its name or id that
+    found it alone before (the names as the client gets them: ``GET rulesets/``)."""
+    answer = client.get("/api/v1/rulesets/", HTTP_ACCEPT_LANGUAGE=language)
+    assert answer.status_code == 200
+    names = Names.from_rulesets(answer.json())
+    for ruleset in answer.json():
+        boxes = [box["id"] for box in ruleset["boxes"]]
+        for box in boxes:
+            assert resolve_box(names.box(box), boxes, names) == box, (language, box)
+            for spelt in (box, fold(names.box(box))):
+                for end in range(1, len(spelt) + 1):
+                    start = spelt[:end]
+                    if _old_start_matches(start, boxes, names) == [box]:
+                        assert resolve_box(start, boxes, names) == box, (language, start)
 
 
 class Tty(io.TextIOBase):
