@@ -644,11 +644,19 @@ def _unfinished_game(
     return str(found[0]["id"]), found[0]
 
 
+GIVE_UP_MODES = frozenset({"solo", "computer", "party"})
+"""The games a player may give up (the server's ``games.services.ABANDONABLE_MODES``)."""
+
+
 def give_up(app: App, args: argparse.Namespace) -> int:
     """Give up an unfinished solo, computer or party game: the server deletes it (its
     seed is never shown), and it no longer counts among the unfinished ones."""
     with app.api() as api:
         game_id, game = _unfinished_game(api, args.game)
+        if game is not None and game.get("mode") not in GIVE_UP_MODES:
+            # Said before the question the server would refuse after, in its words
+            # (abandon_not_allowed); a party it refuses (a seat shared) the list cannot show.
+            raise CommandError("Daily and friend rounds cannot be given up; play them to the end.")
         what = f"game {game_id}"
         if game is not None:
             what = (

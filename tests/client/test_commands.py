@@ -113,10 +113,11 @@ class Terminal:
 
     def __call__(self, *argv, keys=()):
         out, err = io.StringIO(), io.StringIO()
+        self.script = Script(keys)  # its prompts: what the last command asked
         app = self.app(
             terminal_console(file=out, width=self.width, color_system=None),
             terminal_console(file=err, width=self.width, color_system=None),
-            reader=Script(keys),
+            reader=self.script,
             read_password=lambda prompt: self.password,
             attempts=self.attempts,
             sleep=self.waits.append,
@@ -1157,8 +1158,37 @@ def test_give_up_with_no_terminal_to_ask_on_is_a_usage_error_unless_yes(ada, cap
     assert not Round.objects.filter(pk=solo["id"]).exists()
 
 
-def test_give_up_refused_by_the_server_says_its_words_and_changes_nothing(ada):
+def test_give_up_of_a_daily_or_friend_round_is_refused_at_once_without_asking(ada, tmp_path):
+    """`give-up` asked "[y/N]" about a daily or friend round, and only on a yes did the
+    server's refusal come. The games list says what the game is: refused at once, in the
+    words the server would refuse it with, and nothing is asked or sent."""
+    refusal = "Daily and friend rounds cannot be given up; play them to the end."
     assert ada("play", keys=["q"])[0] == 0  # today's ranked round, left unfinished
+    daily = Round.objects.get(player__username="ada", mode="daily")
+    _, out, _ = ada("play", "--solo", "yatzy", keys=turn_keys(15))
+    _, out, _ = ada("share", re.search(r"yatzy-play verify ([0-9a-f-]{36})", out)[1])
+    code = re.search(r"Friend code (\w+)", out)[1]
+    bob = Terminal(tmp_path / "bob")
+    bob("register", "bob")
+    assert bob("friend", code, keys=["r", "q"])[0] == 0  # a friend round, left unfinished
+    friend = Round.objects.get(player__username="bob", mode="friend")
+    for player, game, argv in (
+        (ada, daily, (str(daily.id)[:8],)),
+        (ada, daily, (str(daily.id), "--yes")),
+        (bob, friend, (str(friend.id)[:8].upper(),)),
+    ):
+        sent = len(player.transport.requests)
+        status, out, err = player("give-up", *argv, keys=["y"])
+        assert player.script.prompts == []
+        assert not any(r.method == "DELETE" for r in player.transport.requests[sent:])
+        assert (status, out, err) == (1, "", refusal)
+        assert Round.objects.filter(pk=game.pk).exists()
+
+
+def test_give_up_refused_by_the_server_says_its_words_and_changes_nothing(ada):
+    """A round the unfinished games do not list (a finished daily) is the server's to
+    refuse."""
+    assert ada("play", keys=turn_keys(20))[0] == 0  # today's ranked round, finished
     daily = Round.objects.get(player__username="ada", mode="daily")
     status, _, err = ada("give-up", str(daily.id), "--yes")
     assert status == 1
