@@ -47,6 +47,7 @@ from games.models import Party, Round
 
 View = Callable[..., HttpResponse]
 Response = TypeVar("Response", bound=HttpResponse)
+ViewT = TypeVar("ViewT", bound=Callable[..., Any])  # a view, a class-based one's too
 
 
 def page_errors(view: View) -> View:
@@ -134,14 +135,20 @@ def player_or_none(request: HttpRequest) -> User | None:
 ACCOUNT_PAGES = ("login", "register")
 
 
-def next_target(request: HttpRequest) -> str | None:
-    """The request's ``next`` (posted or in the query) when it is a page of this site,
-    else ``None``: nobody is sent elsewhere after logging in."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
+def own_address(request: HttpRequest, target: str) -> str | None:
+    """``target`` when it is an address of this site (Django's check of a redirect's
+    target), else ``None``."""
     safe = url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return target if target and safe and not _account_page(target) else None
+    return target if target and safe else None
+
+
+def next_target(request: HttpRequest) -> str | None:
+    """The request's ``next`` (posted or in the query) when it is a page of this site,
+    else ``None``: nobody is sent elsewhere after logging in."""
+    target = own_address(request, request.POST.get("next") or request.GET.get("next") or "")
+    return target if target and not _account_page(target) else None
 
 
 def _account_page(target: str) -> bool:
@@ -169,11 +176,18 @@ def account_links(request: HttpRequest) -> dict[str, str]:
         back = None  # nor is logging out, or a page answering a form's post, to come back to
     else:
         back = request.get_full_path()
+    return {"login_url": account_url("login", back), "register_url": account_url("register", back)}
+
+
+def account_url(name: str, back: str | None) -> str:
+    """The address of the account page ``name`` (one of ``ACCOUNT_PAGES``) that comes
+    back to ``back`` after logging in.
+
+    >>> account_url("login", "/games/?page=2")
+    '/accounts/login/?next=/games/%3Fpage%3D2'
+    """
     query = f"?next={quote(back, safe='/')}" if back else ""
-    return {
-        "login_url": reverse("web:login") + query,
-        "register_url": reverse("web:register") + query,
-    }
+    return reverse(f"web:{name}") + query
 
 
 # -- throttles ---------------------------------------------------------------------------
@@ -262,13 +276,103 @@ def with_holds(url: str, held: Sequence[int | str] = (), **extra: str | int) -> 
     return f"{url}?{urlencode(query, doseq=True)}" if query else url
 
 
-def form_address(page: Callable[..., str]) -> Callable[[View], View]:
+# -- a form posted with a stale CSRF token --------------------------------------------------
+
+STALE_FORM = gettext_lazy(
+    "This page was out of date after a change in another window, so nothing was done; "
+    "here is the game as it stands."
+)
+STALE_PAGE = gettext_lazy(
+    "This page was out of date after a change in another window, so nothing was done."
+)
+
+# A view's answer to its form posted with a stale CSRF token, called as the view is
+# (the request and the path's arguments); it must not act on the post.
+StaleAnswer = Callable[..., HttpResponse]
+Missing = Callable[..., HttpResponse | None]
+
+# The page forms' answers to a post with a stale CSRF token (see :func:`csrf_failure`),
+# by view: every page form registers one (``form_address``, ``answers_stale_form``).
+_STALE_FORMS: dict[Callable[..., Any], StaleAnswer] = {}
+
+# Django's refusal of a token that does not match the CSRF cookie ("CSRF token from POST
+# incorrect."): what a tab whose cookie changed sends. A post without a token or
+# without the cookie, and one whose Origin or Referer is another site, stay a 403.
+_STALE_REASON = "CSRF token from "
+
+
+def answers_stale_form(answer: StaleAnswer) -> Callable[[ViewT], ViewT]:
+    """Registers ``answer`` as the view's answer to its form posted with a stale CSRF
+    token. Any decorator made with ``functools.wraps`` may stand above it."""
+
+    def decorator(view: ViewT) -> ViewT:
+        _STALE_FORMS[view] = answer
+        return view
+
+    return decorator
+
+
+def back_when_stale(page: Callable[..., str], *, missing: Missing | None = None) -> StaleAnswer:
+    """The usual answer to a form posted with a stale token: nothing is done, and the
+    browser goes back to the page the form is on, ``page(request, **path)`` (an address
+    of this site: built from the path's arguments, never from the Referer), which says
+    so with ``STALE_PAGE``. ``missing(request, **path)``, when given, is the view's own
+    answer (its 404 page) where the form's object is not there for this player, else
+    ``None``."""
+
+    def answer(request: HttpRequest, **path: Any) -> HttpResponse:
+        refused = missing(request, **path) if missing else None
+        if refused is not None:
+            return refused
+        messages.error(request, STALE_PAGE)
+        return HttpResponseRedirect(page(request, **path))
+
+    return answer
+
+
+def _stale_answer(view: Callable[..., Any] | None) -> StaleAnswer | None:
+    """The answer registered for ``view`` or for a view it wraps (``__wrapped__``, as
+    ``login_required`` and the other ``functools.wraps`` decorators leave it)."""
+    while view is not None:
+        if view in _STALE_FORMS:
+            return _STALE_FORMS[view]
+        view = getattr(view, "__wrapped__", None)
+    return None
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``. A page form posted with a stale token (the visitor logged
+    in or out in another window, which changes the CSRF cookie) is answered by its
+    view's registered answer: nothing done, the page the form is on saying so in the
+    page's language (a roll or score: the game, with the held dice; ``STALE_FORM``)
+    where Django's bare English 403 said "CSRF verification failed". Any other refusal,
+    and every address without a registered answer (the API's), is Django's own
+    answer."""
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return csrf.csrf_failure(request, reason)
+    stale = _stale_answer(match.func)
+    if stale is None or request.method != "POST" or not reason.startswith(_STALE_REASON):
+        return csrf.csrf_failure(request, reason)
+    return stale(request, **match.kwargs)
+
+
+def form_address(
+    page: Callable[..., str],
+    *,
+    missing: Missing | None = None,
+    stale: StaleAnswer | None = None,
+) -> Callable[[View], View]:
     """A form's address (POST only). Opened with GET or HEAD, it redirects to the page
     the form is on, ``page(**path)``: a form posted after the session ended goes to the
     log-in page, whose ``next`` is this address, and the browser comes back to it with a
-    GET. Any other method is 405."""
+    GET. Any other method is 405. Posted with a stale CSRF token, it is ``stale``, by
+    default ``back_when_stale`` to that page (with ``missing``)."""
+    answer = stale or back_when_stale(lambda request, **path: page(**path), missing=missing)
 
     def decorator(view: View) -> View:
+        @answers_stale_form(answer)
         @functools.wraps(view)
         def wrapper(request: HttpRequest, **path: Any) -> HttpResponse:
             if request.method in ("GET", "HEAD"):
@@ -285,10 +389,6 @@ def form_address(page: Callable[..., str]) -> Callable[[View], View]:
 # -- a posted roll or score ------------------------------------------------------------------
 
 FORM_PROBLEM = gettext_lazy("The form was incomplete; here is the round as it stands.")
-STALE_FORM = gettext_lazy(
-    "This page was out of date after a change in another window, so nothing was done; "
-    "here is the game as it stands."
-)
 
 
 def act(
@@ -342,22 +442,15 @@ def action_view(
     (NotFoundError for one the player cannot see) and the service call ``run(player,
     data, **path)``."""
 
-    @login_required
-    @form_address(lambda **path: back((), **path))
-    def view(request: HttpRequest, **path: Any) -> HttpResponse:
-        return act(
-            request,
-            form_class,
-            lambda held: back(held, **path),
-            lambda data: run(request.user, data, **path),
-            find=lambda: find(request.user, **path),
-            keep_holds=keep_holds,
-        )
-
     def stale(request: HttpRequest, **path: Any) -> HttpResponse:
         """The form posted with a stale CSRF token (see :func:`csrf_failure`): nothing
         is done, and the page says so over the game as it stands, with the dice the
-        form held where the game is still at the roll it was posted from."""
+        form held where the game is still at the roll it was posted from. A visitor
+        (logged out in another window) is sent to the game's page, which asks them to
+        log in."""
+        if not request.user.is_authenticated:
+            messages.error(request, STALE_PAGE)
+            return HttpResponseRedirect(back((), **path))
         try:
             game = find(request.user, **path)
         except NotFoundError as exc:
@@ -373,36 +466,16 @@ def action_view(
         messages.error(request, STALE_FORM)
         return HttpResponseRedirect(back(held, **path))
 
-    _STALE_FORMS[view] = stale
+    @login_required
+    @form_address(lambda **path: back((), **path), stale=stale)
+    def view(request: HttpRequest, **path: Any) -> HttpResponse:
+        return act(
+            request,
+            form_class,
+            lambda held: back(held, **path),
+            lambda data: run(request.user, data, **path),
+            find=lambda: find(request.user, **path),
+            keep_holds=keep_holds,
+        )
+
     return view
-
-
-# The page forms whose post with a stale CSRF token has an answer of its own: each
-# action view's ``stale`` (above), by the view the address resolves to.
-_STALE_FORMS: dict[View, View] = {}
-
-# Django's refusal of a token that does not match the CSRF cookie ("CSRF token from POST
-# incorrect."): what a tab whose cookie changed sends. A post without a token or
-# without the cookie, and one whose Origin or Referer is another site, stay a 403.
-_STALE_REASON = "CSRF token from "
-
-
-def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """``CSRF_FAILURE_VIEW``. A logged-in player's roll or score posted with a stale
-    token (they logged in again in another window, which changes the CSRF cookie) is
-    answered like a refused action: nothing done, the game's page with ``STALE_FORM``
-    (Django's bare 403 reloaded the page without a word and dropped the held dice).
-    Any other refusal is Django's own answer."""
-    try:
-        match = resolve(request.path_info)
-    except Resolver404:
-        return csrf.csrf_failure(request, reason)
-    stale = _STALE_FORMS.get(match.func)
-    if (
-        stale is None
-        or request.method != "POST"
-        or not request.user.is_authenticated
-        or not reason.startswith(_STALE_REASON)
-    ):
-        return csrf.csrf_failure(request, reason)
-    return stale(request, **match.kwargs)

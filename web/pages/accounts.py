@@ -23,7 +23,15 @@ from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
 from config.i18n import LANGUAGE_CODES
 from web.forms import RegisterForm, SettingsForm
-from web.helpers import form_throttled, next_target, throttled
+from web.helpers import (
+    account_url,
+    answers_stale_form,
+    back_when_stale,
+    form_throttled,
+    next_target,
+    own_address,
+    throttled,
+)
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -54,6 +62,13 @@ class PageLoginView(LoginView):
         return super().post(request, *args, **kwargs)
 
 
+# The log-in form posted with a stale token (the classic: logged out, or in, in another
+# tab) goes back to the log-in page, still on its way to where it was going.
+login_page = answers_stale_form(
+    back_when_stale(lambda request: account_url("login", next_target(request)))
+)(PageLoginView.as_view())
+
+
 # The field of the sign-up form a refusal of the service belongs to (else the username).
 _REGISTER_FIELDS = {
     "weak_password": "password",
@@ -63,6 +78,7 @@ _REGISTER_FIELDS = {
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_stale_form(back_when_stale(lambda request: account_url("register", next_target(request))))
 def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:home")
@@ -90,6 +106,7 @@ def register(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_stale_form(back_when_stale(lambda request: reverse("web:logout")))
 def logout_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         logout(request)
@@ -99,6 +116,7 @@ def logout_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@answers_stale_form(back_when_stale(lambda request: reverse("web:settings")))
 def settings_page(request: HttpRequest) -> HttpResponse:
     user: User = request.user  # type: ignore[assignment]
     initial = {
@@ -135,6 +153,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     return render(request, "web/settings.html", {"form": form}, status=status)
 
 
+def _language_form_page(request: HttpRequest) -> str:
+    """The page the language switcher was on (its ``next``, an address of this site)."""
+    return own_address(request, request.POST.get("next", "")) or reverse("web:home")
+
+
+@answers_stale_form(back_when_stale(_language_form_page))
 def language_switch(request: HttpRequest) -> HttpResponse:
     """The footer's language switcher (``/i18n/setlang/``, Django's ``set_language``: the
     cookie and the redirect to ``next``). A logged-in player's profile language decides

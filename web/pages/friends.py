@@ -89,8 +89,21 @@ def friend_play(request: HttpRequest, code: str) -> HttpResponse:
     return redirect("web:play", round_id=rnd.id)
 
 
+def _not_sharers(request: HttpRequest, code: str) -> HttpResponse | None:
+    """A code that is not the player's: the missing code's page, as revoking it answers.
+    (Starting a friend's round goes back to the code's page, which answers a missing
+    code itself, within the throttle against guessing.)"""
+    if not request.user.is_authenticated:
+        return None
+    try:
+        game_selectors.share_get_for_sharer(code=code, player=request.user)
+    except NotFoundError:
+        return _friend_missing(request, code)
+    return None
+
+
 @login_required
-@form_address(lambda code: reverse("web:friend", kwargs={"code": code}))
+@form_address(lambda code: reverse("web:friend", kwargs={"code": code}), missing=_not_sharers)
 def friend_revoke(request: HttpRequest, code: str) -> HttpResponse:
     """The sharer ends a code; back to the shared round's page. A code of theirs that is
     already revoked (the second post of a double click) is done: the same answer."""

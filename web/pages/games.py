@@ -24,7 +24,14 @@ from games.rules import ruleset_from_query, ruleset_rules, ruleset_title
 from web import presenters
 from web.dice import die_svg
 from web.forms import REQUEST_KEY_USED, NewGameForm, new_request_key
-from web.helpers import error_page, form_address, form_throttled, throttled
+from web.helpers import (
+    answers_stale_form,
+    back_when_stale,
+    error_page,
+    form_address,
+    form_throttled,
+    throttled,
+)
 
 NEW_MODES = (Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY)
 # Finished games per page of the games list.
@@ -39,14 +46,29 @@ def _new_title(mode: str) -> str:
     return _("A solo game with hints")
 
 
+def _no_such_mode(request: HttpRequest, mode: str) -> HttpResponse | None:
+    if mode not in NEW_MODES:
+        return error_page(request, _("There is no such kind of game."), status=404)
+    return None
+
+
+def _new_game_form(request: HttpRequest, mode: str) -> str:
+    """The new game's form, on the ruleset it was posted with."""
+    path = reverse("web:game-new", kwargs={"mode": mode})
+    ruleset = request.POST.get("ruleset", "")
+    return f"{path}?ruleset={ruleset}" if ruleset in yatzy.RULESETS else path
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 @never_cache  # back to the form shows it anew, with a new key: a new game
+@answers_stale_form(back_when_stale(_new_game_form, missing=_no_such_mode))
 def game_new(request: HttpRequest, mode: str) -> HttpResponse:
     """The form of a new game: the ruleset (links above the form), its options from the
     player's settings, the computer's level or the party's seats; posting starts it."""
-    if mode not in NEW_MODES:
-        return error_page(request, _("There is no such kind of game."), status=404)
+    missing = _no_such_mode(request, mode)
+    if missing:
+        return missing
     player: User = request.user  # type: ignore[assignment]
     name = request.POST.get("ruleset") or request.GET.get("ruleset") or player.ruleset
     if name not in yatzy.RULESETS:

@@ -104,8 +104,20 @@ play_score = action_view(
 )
 
 
+def _round_missing(request: HttpRequest, round_id: UUID) -> HttpResponse | None:
+    """A round the player cannot see: its 404 page, as sharing it answers (a visitor is
+    sent to the round's page, which asks them to log in)."""
+    if not request.user.is_authenticated:
+        return None
+    try:
+        game_selectors.round_get_for_player(round_id=round_id, player=request.user)
+    except NotFoundError as exc:
+        return error_page(request, error_text(exc), status=exc.status_code)
+    return None
+
+
 @login_required
-@form_address(lambda round_id: reverse("web:play", args=[round_id]))
+@form_address(lambda round_id: reverse("web:play", args=[round_id]), missing=_round_missing)
 def share(request: HttpRequest, round_id: UUID) -> HttpResponse:
     """Share a finished round: its code (the same one every time) shows on its page."""
     try:
