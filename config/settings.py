@@ -137,8 +137,8 @@ if not ALLOWED_HOSTS and not DEBUG:
     # runserver refuses to start so; gunicorn started, and answered every request 400.
     raise ImproperlyConfigured("ALLOWED_HOSTS must name at least one host when DEBUG is off.")
 CSRF_TRUSTED_ORIGINS = _names("CSRF_TRUSTED_ORIGINS", [])
-# A play page's roll or score posted with a stale token is the game's page with a
-# message, not a bare 403 (web.helpers.csrf_failure).
+# A page form posted with a stale token is the page the form is on with a message,
+# nothing done, not a bare 403 (web.helpers.csrf_failure).
 CSRF_FAILURE_VIEW = "web.helpers.csrf_failure"
 
 INSTALLED_APPS = [

@@ -254,6 +254,30 @@ def test_logging_in_and_out(page):
     assert page.locator("[data-status=anonymous]").is_visible()
 
 
+def test_a_log_in_page_left_open_while_logging_in_in_another_tab_says_so(page):
+    """The classic: two tabs on the log-in page; logging in in one changes the CSRF
+    cookie, and the other's Log in was Django's bare English 403. It logs nobody in
+    and goes back to the log-in page, which sends the player now logged in on to where
+    they were going, saying why nothing was done."""
+    User.objects.create_user(username="zoe", password=PASSWORD)
+    User.objects.create_user(username="ann", password=PASSWORD)
+    page.goto("/accounts/login/?next=/settings/")
+    other = page.context.new_page()
+    other.goto("/accounts/login/")
+    other.get_by_label("Username").fill("zoe")
+    other.get_by_label("Password").fill(PASSWORD)
+    other.get_by_role("button", name="Log in").click()
+    other.wait_for_url("**/")
+    page.get_by_label("Username").fill("ann")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/settings/")
+    said = "This page was out of date after a change in another window, so nothing was done."
+    assert said in page.locator("[data-messages]").inner_text()
+    assert "zoe" in page.locator("footer").inner_text()  # the other tab's log-in stands
+    screenshot(page, "stale-login", full_page=False)
+
+
 def test_the_front_page_left_open_over_midnight_offers_the_new_days_round(page):
     """A front page opened before midnight and left open counted down to 0:00:00 and
     stayed: its Play still started the day before's round, as practice once that day

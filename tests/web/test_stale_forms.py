@@ -128,6 +128,21 @@ def test_a_friends_round_and_a_revoke_from_a_stale_page_do_nothing():
     assert ShareCode.objects.get(code=code).revoked_at is None
 
 
+def test_a_roll_from_a_tab_logged_out_elsewhere_goes_to_the_game_which_asks_to_log_in():
+    ada = player("ada", "en")
+    game = solo_round(ada)
+    page = f"/play/{game.id}/"
+    tab = StaleTab(page, ada, language="es")
+    tab.client.logout()  # in another tab, which then logged in and out again
+    tab.client.cookies["csrftoken"] = "a" * 32
+    answer = tab.post(f"{page}roll/", {"turn": 0, "roll": 0, "hold": ["1"]})
+    assert answer["Location"] == page
+    tab.says(answer, page, "es")  # on the log-in page, in the visitor's language
+    assert tab.client.get(page)["Location"] == f"/accounts/login/?next={page}"
+    game.refresh_from_db()
+    assert game.snapshot["rolls_used"] == 0
+
+
 def test_logging_in_from_a_stale_page_logs_nobody_in_and_keeps_a_safe_next():
     """The classic: a log-in page open in a tab whose cookie another tab changed."""
     User.objects.create_user(username="ada", password=PASSWORD)
