@@ -47,6 +47,7 @@ def _new_title(mode: str) -> str:
 
 
 def _no_such_mode(request: HttpRequest, mode: str) -> HttpResponse | None:
+    """The 404 page of a kind of game there is not (the form's and its stale post's)."""
     if mode not in NEW_MODES:
         return error_page(request, _("There is no such kind of game."), status=404)
     return None
