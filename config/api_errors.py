@@ -8,7 +8,7 @@ The ``code`` never depends on the language; the ``message`` is made in the answe
 language by :mod:`config.messages` (engine errors from their code and params, service
 errors from the gettext template they carry). DRF's own messages come translated by
 DRF's and Django's catalogues, and by the project's for those DRF leaves untranslated
-(``config.messages.DRF_MESSAGES``).
+(``config.messages.FRAMEWORK_MESSAGES``).
 """
 
 from __future__ import annotations

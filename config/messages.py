@@ -73,13 +73,15 @@ ENGINE_MESSAGES: dict[str, Promise] = {
     "joker_rule": _("The joker rule sends this extra Yahtzee to %(boxes)s."),
 }
 
-# DRF's own messages that the API answers with and that DRF's catalogues leave
-# untranslated in some of the 12 languages (Danish, Italian, Swedish, Norwegian, Finnish,
-# Dutch, Polish, Japanese): a list too long, a value that is not a string, the wait of a
-# throttled request. DRF looks each up by this id, and the project's catalogues
-# (LOCALE_PATHS) are read before DRF's, so translating them there is enough; marked here
-# so that ``make messages`` extracts them and keeps them.
-DRF_MESSAGES = (
+# DRF's and Django's own messages that the API and the pages answer with and that their
+# catalogues leave untranslated in some of the 12 languages (Danish, Italian, Swedish,
+# Norwegian, Finnish, Dutch, Polish, Japanese): a list too long, a value that is not a
+# string, the wait of a throttled request; a password too short (Django 5.2 words it with
+# ``%d``, which its Italian, Dutch and Norwegian catalogues have only in an earlier wording
+# and its Finnish one leaves empty). DRF and Django look each up by this id, and the
+# project's catalogues (LOCALE_PATHS) are read before theirs, so translating them there
+# is enough; marked here so that ``make messages`` extracts them and keeps them.
+FRAMEWORK_MESSAGES = (
     gettext_noop("Ensure this field has no more than {max_length} elements."),
     gettext_noop("Ensure this field has at least {min_length} elements."),
     gettext_noop("Not a valid string."),
@@ -87,6 +89,11 @@ DRF_MESSAGES = (
     gettext_noop("Invalid input."),
     gettext_noop("Expected available in {wait} second."),
     gettext_noop("Expected available in {wait} seconds."),
+    ngettext_lazy(  # django.contrib.auth.password_validation.MinimumLengthValidator
+        "This password is too short. It must contain at least %d character.",
+        "This password is too short. It must contain at least %d characters.",
+        0,
+    ),
 )
 
 # What a client sent can be anything: a message shows at most this much of it.

@@ -1,4 +1,5 @@
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -29,6 +30,38 @@ def test_register_rejects_weak_password_and_creates_nothing():
     assert response.status_code == 400
     assert response.json()["code"] == "weak_password"
     assert not User.objects.filter(username="bob").exists()
+
+
+# A password each rule refuses (the similar one: too like the username "marianne").
+WEAK_PASSWORDS = {
+    "too short": "xq7#",
+    "too common": "password1",
+    "only digits": "8302917465",
+    "too like the username": "marianne1",
+}
+
+
+def _weak_password_message(password: str, language: str) -> str:
+    response = APIClient().post(
+        "/api/v1/accounts/register/",
+        {"username": "marianne", "password": password},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 400 and response.json()["code"] == "weak_password"
+    assert response["Content-Language"] == language
+    return response.json()["message"]
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES if code != "en"])
+def test_every_password_rule_refuses_in_the_players_language(language):
+    """Django 5.2's too-short message has a wording its Italian, Dutch and Norwegian
+    catalogues lack and its Finnish one leaves empty: those players read it in English
+    (config.messages.FRAMEWORK_MESSAGES)."""
+    for rule, password in WEAK_PASSWORDS.items():
+        english = _weak_password_message(password, "en")
+        assert _weak_password_message(password, language) != english, (rule, english)
+    assert not User.objects.filter(username="marianne").exists()
 
 
 def test_register_rejects_taken_username_case_insensitively():
