@@ -611,8 +611,16 @@ def party_abandon(*, party_id: UUID, player: User) -> None:
     party = selectors.party_get_for_player(party_id=party_id, player=player)
     with transaction.atomic():
         Round.objects.filter(party=party).update(version=F("version") + 1)
+        claimed = Party.objects.filter(pk=party.pk, status=Party.Status.IN_PROGRESS).update(
+            version=F("version") + 1
+        )
+        if not claimed:
+            if Party.objects.filter(pk=party.pk).exists():
+                raise _game_finished()
+            raise NotFoundError(_("No such party."), code="party_not_found")
         # A seat that has played its last turn may be shared while the party goes on:
         # its code, and the comparison of every friend who played it, would go with it.
+        # (Refused here, the transaction takes the claim back.)
         if ShareCode.objects.filter(round__party=party).exists():
             raise ServiceError(
                 _(
@@ -621,13 +629,6 @@ def party_abandon(*, party_id: UUID, player: User) -> None:
                 ),
                 code="abandon_not_allowed",
             )
-        claimed = Party.objects.filter(pk=party.pk, status=Party.Status.IN_PROGRESS).update(
-            version=F("version") + 1
-        )
-        if not claimed:
-            if Party.objects.filter(pk=party.pk).exists():
-                raise _game_finished()
-            raise NotFoundError(_("No such party."), code="party_not_found")
         Party.objects.filter(pk=party.pk).delete()
 
 

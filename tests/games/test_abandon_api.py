@@ -143,15 +143,8 @@ def test_a_party_whose_finished_seat_is_shared_cannot_be_given_up():
     _, owner = make_player()
     _, friend = make_player()
     party = new_party(owner)
-    url = f"/api/v1/parties/{party['id']}"
     while party["seats"][0]["round"]["status"] == "in_progress":
-        seat = party["current_seat"]
-        state = party["seats"][seat]["round"]
-        move = {"seat": seat, "turn": state["turn"], "roll": state["roll"], "hold": []}
-        state = owner.post(f"{url}/roll/", move, format="json").json()["seats"][seat]["round"]
-        box = next(box for box, points in state["scorecard"].items() if points is None)
-        move = {"seat": seat, "turn": state["turn"], "category": box}
-        party = owner.post(f"{url}/score/", move, format="json").json()
+        party = _play_a_turn(owner, party)
     assert party["status"] == "in_progress"
     shared = party["seats"][0]["round"]["id"]
     code = owner.post(f"/api/v1/rounds/{shared}/share/").json()["code"]
@@ -163,6 +156,25 @@ def test_a_party_whose_finished_seat_is_shared_cannot_be_given_up():
         assert "shared as a friend challenge" in response.json()["message"]
     assert Round.objects.filter(party_id=party["id"]).count() == 2
     assert friend.get(f"/api/v1/friend/{code}/").status_code == 200
+    # Once over, it is over first (it said it could not be given up while shared).
+    while party["status"] == "in_progress":
+        party = _play_a_turn(owner, party)
+    for path in ("games", "parties"):
+        response = give_up(owner, party["id"], path=path)
+        assert response.status_code == 409 and response.json()["code"] == "game_finished"
+    assert Round.objects.filter(party_id=party["id"]).count() == 2
+
+
+def _play_a_turn(client: APIClient, party: dict) -> dict:
+    """The party's seat in turn rolls once and fills its first open box."""
+    url = f"/api/v1/parties/{party['id']}"
+    seat = party["current_seat"]
+    state = party["seats"][seat]["round"]
+    move = {"seat": seat, "turn": state["turn"], "roll": state["roll"], "hold": []}
+    state = client.post(f"{url}/roll/", move, format="json").json()["seats"][seat]["round"]
+    box = next(box for box, points in state["scorecard"].items() if points is None)
+    move = {"seat": seat, "turn": state["turn"], "category": box}
+    return client.post(f"{url}/score/", move, format="json").json()
 
 
 @pytest.mark.parametrize("language", ["de", "fr", "ja"])
