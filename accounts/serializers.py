@@ -1,7 +1,6 @@
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import authenticate
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -15,7 +14,13 @@ from accounts.names import (
     username_check,
     username_normalize,
 )
-from config.fields import OptionsField, StrictCharField, StrictChoiceField
+from accounts.services import user_authenticate
+from config.fields import (
+    ClosedBodySerializer,
+    OptionsField,
+    StrictCharField,
+    StrictChoiceField,
+)
 
 
 class UsernameField(StrictCharField):
@@ -49,18 +54,26 @@ class DisplayNameField(StrictCharField):
         return display_name_clean(super().to_internal_value(data))
 
 
-class RegisterSerializer(serializers.Serializer):
+def _password_field() -> StrictCharField:
+    """A password as typed, spaces at its ends included, as the log-in page takes it:
+    trimmed here (sign-up on the API and on the page, whose form this checks too, and
+    the API's log-in), a password ending in a space did not log in on the page as typed
+    (``accounts.services.user_authenticate`` for those stored so)."""
+    return StrictCharField(write_only=True, max_length=128, trim_whitespace=False)
+
+
+class RegisterSerializer(ClosedBodySerializer):
     username = UsernameField()
-    password = StrictCharField(write_only=True, max_length=128)
+    password = _password_field()
     display_name = DisplayNameField(required=False, default="")
 
 
-class LoginSerializer(serializers.Serializer):
+class LoginSerializer(ClosedBodySerializer):
     username = StrictCharField(max_length=150)
-    password = StrictCharField(write_only=True, max_length=128)
+    password = _password_field()
 
     def validate(self, attrs: dict) -> dict:
-        user = authenticate(
+        user = user_authenticate(
             request=self.context.get("request"),
             username=attrs["username"],
             password=attrs["password"],
@@ -86,7 +99,7 @@ class LanguageChoiceSerializer(serializers.Serializer):
 # ModelSerializer builds its fields from the model again on every instance, a third of
 # GET accounts/me/'s CPU (bench.api, docs/benchmarks.md). No docstring: it would become
 # the schema's description.
-class MeSerializer(serializers.Serializer):
+class MeSerializer(ClosedBodySerializer):
     id = serializers.IntegerField(read_only=True)
     username = serializers.CharField(
         read_only=True, help_text=User._meta.get_field("username").help_text

@@ -6,10 +6,12 @@ import hashlib
 import logging
 from typing import Any
 
+from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
 from knox.models import AuthToken
 
 import yatzy
@@ -139,6 +141,18 @@ def _shown_name_taken() -> ConflictError:
 # A player may be logged in with this many tokens at once (a terminal client on each
 # machine, scripts); a log-in beyond it ends the oldest one.
 TOKENS_PER_PLAYER = 20
+
+
+def user_authenticate(*, request: HttpRequest | None, username: str, password: str) -> User | None:
+    """The player whose username and password these are, else ``None``: the log-in of
+    the pages and of the API. The password as typed, spaces at its ends included; one
+    stored before 2026-12-06 was stored without them (sign-up trimmed them, on the API
+    and on the page, and the API's log-in did too), and its player may still type them:
+    such a password that does not match as typed is tried without them."""
+    user = authenticate(request=request, username=username, password=password)
+    if user is None and password.strip() != password:
+        user = authenticate(request=request, username=username, password=password.strip())
+    return user if isinstance(user, User) else None
 
 
 def user_token_create(*, user: User) -> str:

@@ -37,7 +37,10 @@ class ScoreSerializer(FlatBodySerializer):
     current state. Without `roll`, a reroll you did not see (from another tab or device)
     is scored."""
 
-    category = StrictCharField(max_length=32, help_text="Box id, e.g. `three_pairs`.")
+    # A box id exactly as the rules name it: " chance" is no box (as " solo" is no mode).
+    category = StrictCharField(
+        max_length=32, trim_whitespace=False, help_text="Box id, e.g. `three_pairs`."
+    )
     turn = StrictIntegerField(min_value=0, max_value=99, help_text="Turn you last saw.")
     roll = StrictIntegerField(
         min_value=0,

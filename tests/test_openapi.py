@@ -130,9 +130,9 @@ def test_every_body_and_answer_is_described_for_its_readers_not_inherited(tmp_pa
 
 
 def test_the_command_bodies_are_documented_as_closed(tmp_path):
-    """A command body refuses a field it does not name (config.fields.ClosedBodySerializer):
-    the schema says so, so a generated client cannot send one; the profile's PATCH and the
-    account bodies stay open."""
+    """A command body refuses a field it does not name (config.fields.ClosedBodySerializer),
+    and so do sign-up, log-in and the profile's PATCH: the schema says so, so a generated
+    client cannot send one."""
     components = _schema(tmp_path)["components"]["schemas"]
     closed = {
         name for name, body in components.items() if body.get("additionalProperties") is False
@@ -144,4 +144,7 @@ def test_the_command_bodies_are_documented_as_closed(tmp_path):
         "PartyScoreRequest",
         "GameCreateRequest",
         "FriendStartRequest",
+        "RegisterRequest",
+        "LoginRequest",
+        "PatchedMeRequest",
     }

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.forms.utils import flatatt
 from django.utils.html import escape, format_html
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 import yatzy
 from accounts.models import User
 from accounts.serializers import MeSerializer, RegisterSerializer
+from accounts.services import user_authenticate
 from config.api_errors import error_text
 from config.fields import written_as_integer
 from games.models import Round
@@ -77,11 +79,29 @@ class RegisterForm(forms.Form):
         data = super().clean() or {}
         if self.errors:
             return data
-        serializer = RegisterSerializer(data=data)
+        fields = {name: value for name, value in data.items() if name != "form_key"}
+        serializer = RegisterSerializer(data=fields)
         if not serializer.is_valid():
             _serializer_errors(self, serializer.errors)
             return data
         return {**serializer.validated_data, "form_key": data.get("form_key", "")}
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, its password checked as the API's log-in checks it
+    (``accounts.services.user_authenticate``)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            self.user_cache = user_authenticate(
+                request=self.request, username=username, password=password
+            )
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
 
 
 class LongSelect(forms.Select):

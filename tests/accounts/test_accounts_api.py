@@ -1,5 +1,6 @@
 import pytest
 from django.conf import settings
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts.models import User
@@ -62,6 +63,53 @@ def test_every_password_rule_refuses_in_the_players_language(language):
         english = _weak_password_message(password, "en")
         assert _weak_password_message(password, language) != english, (rule, english)
     assert not User.objects.filter(username="marianne").exists()
+
+
+@pytest.mark.parametrize(
+    "password", ["a long pass phrase ", "  spaced out passphrase", "\tpassphrase\t"]
+)
+def test_a_password_is_taken_as_typed_on_the_api_as_on_the_pages(password):
+    """The API trimmed a password's spaces at its ends and the pages' forms did not: set
+    through the API, it did not log in on the log-in page as typed, and set on the
+    sign-up page, not through the API."""
+    api = APIClient().post(
+        "/api/v1/accounts/register/", {"username": "spacey", "password": password}, format="json"
+    )
+    assert api.status_code == 201, api.json()
+    page = Client().post("/accounts/login/", {"username": "spacey", "password": password})
+    assert page.status_code == 302, "the log-in page refused the password as typed"
+    login = APIClient().post(
+        "/api/v1/accounts/token/",
+        {"username": "spacey", "password": password.strip()},
+        format="json",
+    )
+    assert login.status_code == 400 and "wrong password" in login.json()["message"]
+
+    signed_up = Client().post(
+        "/accounts/register/",
+        {"username": "pagey", "password": password},
+    )
+    assert signed_up.status_code == 302
+    login = APIClient().post(
+        "/api/v1/accounts/token/", {"username": "pagey", "password": password}, format="json"
+    )
+    assert login.status_code == 200, login.json()
+
+
+def test_a_password_stored_trimmed_before_still_logs_in_typed_with_its_spaces():
+    """Until passwords were taken as typed, sign-up stored them without their ends'
+    spaces (the API's and the page's), and their players still type them: on the API
+    and on the log-in page (accounts.services.user_authenticate)."""
+    user = User.objects.create_user(username="olden", password="an older passphrase")
+    body = {"username": "olden", "password": " an older passphrase "}
+    login = APIClient().post("/api/v1/accounts/token/", body, format="json")
+    assert login.status_code == 200, login.json()
+    page = Client().post("/accounts/login/", body)
+    assert page.status_code == 302
+    body["password"] = " an older passphrase x"
+    assert APIClient().post("/api/v1/accounts/token/", body, format="json").status_code == 400
+    assert Client().post("/accounts/login/", body).status_code == 200  # the form again
+    assert user.auth_token_set.count() == 1
 
 
 def test_register_rejects_taken_username_case_insensitively():

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,7 +21,7 @@ from accounts.models import User
 from accounts.services import user_create, user_update
 from config.api_errors import ServiceError, error_text
 from config.i18n import LANGUAGE_CODES
-from web.forms import RegisterForm, SettingsForm
+from web.forms import LoginForm, RegisterForm, SettingsForm
 from web.helpers import (
     account_url,
     answers_stale_form,
@@ -40,7 +39,7 @@ def _next_url(request: HttpRequest) -> str:
 
 class PageLoginView(LoginView):
     template_name = "web/login.html"
-    authentication_form = AuthenticationForm
+    authentication_form = LoginForm
     redirect_authenticated_user = True
 
     def get_redirect_url(self, request: HttpRequest | None = None) -> str:
