@@ -214,15 +214,17 @@ def _custom_queue(rs: yatzy.Ruleset, *, key: str, player: User | None) -> Strate
         if row is not None:  # queued by a concurrent request while we waited
             return row
         per_player: int = settings.STRATEGY_TABLES_MAX_CUSTOM_PER_PLAYER
+        # Counted by who asked first, a game started or not: a new game refused with 503
+        # table_building while its table is built starts on it when sent again.
         if player is not None and _customs().filter(requested_by=player).count() >= per_player:
             raise ServiceError(
                 ngettext_lazy(
-                    "Your games already need %(count)d strategy table for other options, "
-                    "the most one player may ask for; play with options you have used "
-                    "before, or the ruleset's usual ones.",
-                    "Your games already need %(count)d strategy tables for other options, "
-                    "the most one player may ask for; play with options you have used "
-                    "before, or the ruleset's usual ones.",
+                    "You have already asked for %(count)d strategy table for other "
+                    "options, the most one player may ask for; play with options you have "
+                    "used before, or the ruleset's usual ones.",
+                    "You have already asked for %(count)d strategy tables for other "
+                    "options, the most one player may ask for; play with options you have "
+                    "used before, or the ruleset's usual ones.",
                     "count",
                 ),
                 code="custom_tables_quota",
