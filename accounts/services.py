@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 
 import yatzy
@@ -106,6 +107,8 @@ def _user_candidate(username: str, password: str, display_name: str) -> User:
     except DjangoValidationError as exc:
         raise ServiceError(" ".join(exc.messages), code="invalid_username") from exc
     candidate = User(username=name, display_name=_display_name(display_name))
+    if not password.strip():  # taken as typed, spaces are no password (they were blank)
+        raise ServiceError(_("A password needs more than spaces."), code="weak_password")
     try:
         validate_password(password, user=candidate)
     except DjangoValidationError as exc:

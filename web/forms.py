@@ -392,7 +392,7 @@ class RollForm(forms.Form):
 
 
 class ScoreForm(forms.Form):
-    category = forms.CharField(max_length=32)
+    category = forms.CharField(max_length=32, strip=False)  # as the API takes it
     turn = IntegerTextField(min_value=0, max_value=99)
     roll = IntegerTextField(min_value=0, max_value=99, required=False)
 

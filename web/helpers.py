@@ -342,12 +342,12 @@ def _stale_answer(view: Callable[..., Any] | None) -> StaleAnswer | None:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """``CSRF_FAILURE_VIEW``. A page form posted with a stale token (the visitor logged
-    in or out in another window, which changes the CSRF cookie) is answered by its
-    view's registered answer: nothing done, the page the form is on saying so in the
-    page's language (a roll or score: the game, with the held dice; ``STALE_FORM``)
-    where Django's bare English 403 said "CSRF verification failed". Any other refusal,
-    and every address without a registered answer (the API's), is Django's own
-    answer."""
+    in in another window, which changes the CSRF cookie; logging out does not) is
+    answered by its view's registered answer: nothing done, the page the form is on
+    saying so in the page's language (a roll or score: the game, with the held dice;
+    ``STALE_FORM``) where Django's bare English 403 said "CSRF verification failed".
+    Any other refusal, and every address without a registered answer (the API's), is
+    Django's own answer."""
     try:
         match = resolve(request.path_info)
     except Resolver404:
@@ -449,8 +449,7 @@ def action_view(
         (logged out in another window) is sent to the game's page, which asks them to
         log in."""
         if not request.user.is_authenticated:
-            messages.error(request, STALE_PAGE)
-            return HttpResponseRedirect(back((), **path))
+            return back_when_stale(lambda request, **path: back((), **path))(request, **path)
         try:
             game = find(request.user, **path)
         except NotFoundError as exc:

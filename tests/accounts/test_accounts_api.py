@@ -96,6 +96,24 @@ def test_a_password_is_taken_as_typed_on_the_api_as_on_the_pages(password):
     assert login.status_code == 200, login.json()
 
 
+@pytest.mark.parametrize("password", ["          ", "\t\t\t\t\t\t\t\t\t", "\u3000" * 10])
+def test_a_password_of_spaces_alone_is_refused_on_the_api_and_the_page(password):
+    """Trimmed, it was blank and refused; taken as typed, nothing but spaces must still
+    be refused (no rule of Django's refuses ten spaces)."""
+    api = APIClient().post(
+        "/api/v1/accounts/register/",
+        {"username": "blankish", "password": password},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert api.status_code == 400 and api.json()["code"] == "weak_password"
+    assert api.json()["message"] == "Ein Passwort muss mehr als Leerzeichen enthalten."
+    page = Client().post("/accounts/register/", {"username": "blankish", "password": password})
+    assert page.status_code == 400
+    assert "A password needs more than spaces." in page.content.decode()
+    assert not User.objects.filter(username="blankish").exists()
+
+
 def test_a_password_stored_trimmed_before_still_logs_in_typed_with_its_spaces():
     """Until passwords were taken as typed, sign-up stored them without their ends'
     spaces (the API's and the page's), and their players still type them: on the API

@@ -224,6 +224,18 @@ def test_the_score_form_carries_the_roll_shown_so_dice_rolled_since_are_not_scor
     assert state(path).snapshot["scorecard"]["chance"] is None
 
 
+def test_a_box_id_with_spaces_around_it_is_no_box_on_the_page_as_on_the_api():
+    """The page's form trimmed it and scored Chance where the API refuses the same id."""
+    _, client = logged_in()
+    path = start(client)
+    client.post(f"{path}roll/", {"turn": 0, "roll": 0})
+    refused = client.post(
+        f"{path}score/", {"turn": 0, "roll": 1, "category": " chance"}, follow=True
+    )
+    assert "is not a box of" in unescape(text(refused))
+    assert state(path).snapshot["scorecard"]["chance"] is None
+
+
 def test_an_incomplete_form_is_shown_as_a_message_and_changes_nothing():
     _, client = logged_in()
     path = start(client)

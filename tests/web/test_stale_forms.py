@@ -1,5 +1,5 @@
-"""Every page form posted with a stale CSRF token (the visitor logged in or out in
-another tab, which changes the CSRF cookie): nothing is done, and the browser goes back
+"""Every page form posted with a stale CSRF token (the visitor logged in in another
+tab, which changes the CSRF cookie): nothing is done, and the browser goes back
 to the page the form is on, which says so in the page's language, in place of Django's
 bare English 403. A post without a token or from another site stays a 403. (The roll
 and score forms, which also keep the held dice: tests/web/test_pages.py.)"""
