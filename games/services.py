@@ -801,14 +801,20 @@ def share_create(*, round_id: UUID, player: User) -> ShareCode:
     if not selectors.round_shareable(rnd):
         raise ServiceError(_("Only a finished round can be shared."), code="round_not_finished")
     for _attempt in range(5):
-        live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
-        if live is not None:
-            return live
-        # ON CONFLICT DO NOTHING: a code already taken (40 random bits: rare) or a
-        # concurrent share of this round refuses it without a database error.
-        ShareCode.objects.bulk_create(
-            [ShareCode(code=code_new(), round=rnd)], ignore_conflicts=True
-        )
+        with transaction.atomic():
+            # The round taken as an action takes it: a give-up of its party that came
+            # first has deleted it (404, where the code's insert failed on it), and one
+            # that comes after waits, then finds the code (abandon_not_allowed).
+            if not Round.objects.select_for_update(no_key=True).filter(pk=rnd.pk).exists():
+                raise NotFoundError(_("No such round."), code="round_not_found")
+            live = ShareCode.objects.filter(round=rnd, revoked_at__isnull=True).first()
+            if live is not None:
+                return live
+            # ON CONFLICT DO NOTHING: a code already taken (40 random bits: rare) or a
+            # concurrent share of this round refuses it without a database error.
+            ShareCode.objects.bulk_create(
+                [ShareCode(code=code_new(), round=rnd)], ignore_conflicts=True
+            )
     raise ConflictError(
         _("Could not make a code for this round; try again."), code="share_conflict"
     )

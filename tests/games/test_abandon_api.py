@@ -17,8 +17,8 @@ from rest_framework.test import APIClient
 import yatzy
 from accounts.services import user_token_create
 from daily import clock
-from games import services
-from games.models import NewGameRequest, Party, Round
+from games import selectors, services
+from games.models import NewGameRequest, Party, Round, ShareCode
 from tests.factories import make_player
 from tests.games.conftest import new_game, play_worst_boxes, roll
 
@@ -291,3 +291,48 @@ def test_a_party_action_holding_its_round_and_a_give_up_both_end_cleanly():
         abandoned.content,
     )
     assert not Party.objects.filter(pk=party["id"]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_share_that_read_its_seat_before_the_party_was_given_up_is_404():
+    """A seat's finished round shared while its party is given up: the share read the
+    round, the give-up deleted the party, and the share's insert of its code then failed
+    on the deleted round (a 500 on PostgreSQL and SQLite). It takes the round as an action
+    does before it stores its code: gone, it is 404, and a give-up that comes after the
+    code finds it (400, tested above)."""
+    user, client = make_player()
+    party = new_party(client)
+    while party["seats"][0]["round"]["status"] == "in_progress":
+        party = _play_a_turn(client, party)
+    seat = party["seats"][0]["round"]["id"]
+    read, given_up = threading.Event(), threading.Event()
+    shareable = selectors.round_shareable
+
+    def shareable_later(rnd):
+        read.set()
+        given_up.wait(timeout=5)
+        return shareable(rnd)
+
+    def sharing():
+        try:
+            return _client_of(user).post(f"/api/v1/rounds/{seat}/share/")
+        finally:
+            connection.close()
+
+    def giving_up():
+        assert read.wait(timeout=5)
+        try:
+            return give_up(_client_of(user), party["id"])
+        finally:
+            given_up.set()
+            connection.close()
+
+    with (
+        mock.patch.object(selectors, "round_shareable", shareable_later),
+        ThreadPoolExecutor(max_workers=2) as pool,
+    ):
+        shared, abandoned = pool.submit(sharing), pool.submit(giving_up)
+        shared, abandoned = shared.result(), abandoned.result()
+    assert abandoned.status_code == 204
+    assert shared.status_code == 404 and shared.json()["code"] == "round_not_found"
+    assert not ShareCode.objects.exists() and not Party.objects.exists()
