@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from client import __version__, commands
+from client import __version__, commands, i18n
+from client.i18n import _
 from client.api import MISSHAPEN, ApiError, ConnectionLost, NotTheApi, sentence
 from client.storage import DEFAULT_SERVER, StorageError
 
@@ -205,6 +206,8 @@ def _print_notes(app: commands.App, error: BaseException) -> None:
 
 def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> int:
     """Run one command; its exit status."""
+    # The environment's language until the server answers in the player's own.
+    i18n.activate(i18n.locale_tag())
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "play" and (problem := play_options_error(args)):
@@ -237,7 +240,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
             Text(error.message, style="bold red"), Text(f"({error.code})", style="dim")
         )
         if error.status == 401:
-            app.errors.print("Log in again: `yatzy-play login NAME`.")
+            app.errors.print(_("Log in again: `yatzy-play login NAME`."))
         if error.code == "too_many_unfinished_games":
             app.errors.print(
                 "`yatzy-play games` lists your unfinished games; "

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
-import os
 import re
 import time
 import urllib.parse
@@ -32,7 +31,7 @@ from typing import Any
 
 import httpx
 
-from client import __version__
+from client import __version__, i18n
 
 Notify = Callable[[str], None]
 JSON = dict[str, Any]
@@ -87,10 +86,6 @@ class ConnectionLost(Exception):
     """The server could not be reached, even after retrying."""
 
 
-LOCALE_TAG = re.compile(r"[A-Za-z]{1,8}(_[A-Za-z0-9]{1,8})?")
-"""A locale's language (and region), as ``Accept-Language`` can name it."""
-
-
 def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
     """The ``Accept-Language`` header for the locale of the environment, or None.
 
@@ -101,23 +96,13 @@ def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
     >>> accept_language({"LANG": "C.UTF-8"}) is None
     True
     """
-    env = os.environ if environ is None else environ
-    # The messages' locale is the first of these that is set, as setlocale reads them:
-    # LC_ALL=C is the C locale whatever LANG says. LANGUAGE, a list of languages, is
-    # for any other locale (gettext ignores it for "C" itself).
-    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
-    if locale in ("C", "POSIX"):
+    tag = i18n.locale_tag(environ)
+    if tag is None:
         return None
-    for value in (env.get("LANGUAGE", "").split(":")[0], locale):
-        tag = value.split(".")[0].split("@")[0]
-        # Only a tag a header can carry: "LANG=ü_Ü" failed every request on encoding
-        # the header, said as an answer of another shape than the API's.
-        if LOCALE_TAG.fullmatch(tag) and tag not in ("C", "POSIX"):
-            language, _, region = tag.partition("_")
-            if region:
-                return f"{language}-{region}, {language};q=0.9"
-            return language
-    return None
+    language, _, region = tag.partition("_")
+    if region:
+        return f"{language}-{region}, {language};q=0.9"
+    return language
 
 
 def retry_after_seconds(value: str | None) -> float | None:
@@ -384,6 +369,10 @@ class ApiClient:
             extensions=response.extensions,
         )
         answer.read()
+        # The client's own words follow the language the server answers in (the
+        # player's profile language, else Accept-Language), as its box names do.
+        if language := answer.headers.get("Content-Language"):
+            i18n.activate(language)
         return answer
 
     def request(

@@ -1,21 +1,26 @@
 """The message catalogues under ``locale/``: compiling them, and extracting their ids.
 
-``python -m config.catalogues`` (``make install`` and ``make run`` call it, so does the
-Dockerfile) compiles every ``locale/<lang>/LC_MESSAGES/django.po`` whose ``.mo`` is
-missing or older, in pure Python with polib: GNU gettext is not needed to run the site.
-The ``.mo`` files are build outputs and not committed.
+Two sets of catalogues: the service's (``locale/<lang>/LC_MESSAGES/django.po``) and the
+terminal client's own words (``client/locale/<lang>/LC_MESSAGES/client.po``, read by
+:mod:`client.i18n`; the client is its own package and carries its own).
 
-``python -m config.catalogues update`` (``make messages``) extracts the message ids of
-the project's apps with Django's ``makemessages`` (which needs GNU gettext) and merges
-them into every catalogue: new ids arrive with an empty translation, vanished ones are
-dropped, and the English catalogue's translations are its ids. docs/i18n.md has the
-whole workflow.
+``python -m config.catalogues`` (``make install`` and ``make run`` call it, so does the
+Dockerfile) compiles every catalogue whose ``.mo`` is missing or older, in pure Python
+with polib: GNU gettext is not needed to run the site or the client. The ``.mo`` files
+are build outputs and not committed.
+
+``python -m config.catalogues update`` (``make messages``) extracts the message ids (the
+project's apps with Django's ``makemessages``, the client with ``xgettext``; both need
+GNU gettext) and merges them into every catalogue: new ids arrive with an empty
+translation, vanished ones are dropped, and the English catalogue's translations are its
+ids. docs/i18n.md has the whole workflow.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +30,9 @@ import polib
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "locale"
 DOMAIN = "django"
+CLIENT_DIR = ROOT / "client"
+CLIENT_LOCALE_DIR = CLIENT_DIR / "locale"
+CLIENT_DOMAIN = "client"
 
 # Plural-Forms headers: gettext's own values (Polish has three forms, Japanese one).
 PLURAL_FORMS = {
@@ -45,21 +53,33 @@ PLURAL_FORMS = {
 }
 
 
-def catalogue(language: str, root: Path = LOCALE_DIR) -> Path:
+def catalogue(language: str, root: Path = LOCALE_DIR, domain: str = DOMAIN) -> Path:
     """Where the catalogue of ``language`` lives.
 
     >>> catalogue("nl").relative_to(ROOT).as_posix()
     'locale/nl/LC_MESSAGES/django.po'
+    >>> client_catalogue("nl").relative_to(ROOT).as_posix()
+    'client/locale/nl/LC_MESSAGES/client.po'
     """
-    return root / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return root / language / "LC_MESSAGES" / f"{domain}.po"
 
 
-def compile_all(root: Path = LOCALE_DIR) -> list[Path]:
-    """Compile each catalogue under ``root`` whose ``.mo`` is missing or older than its
-    ``.po``; returns the ``.mo`` files written. Each is written beside and then renamed,
-    so a running server never reads half a file. Fuzzy entries are left out."""
+def client_catalogue(language: str, root: Path = CLIENT_LOCALE_DIR) -> Path:
+    """Where the client's catalogue of ``language`` lives."""
+    return catalogue(language, root, CLIENT_DOMAIN)
+
+
+def compile_all(*roots: Path) -> list[Path]:
+    """Compile each catalogue under ``roots`` (default: the service's and the client's)
+    whose ``.mo`` is missing or older than its ``.po``; returns the ``.mo`` files
+    written. Each is written beside and then renamed, so a running server never reads
+    half a file. Fuzzy entries are left out."""
     written = []
-    for po in sorted(root.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+    for po in (
+        po
+        for root in roots or (LOCALE_DIR, CLIENT_LOCALE_DIR)
+        for po in sorted(root.glob("*/LC_MESSAGES/*.po"))
+    ):
         mo = po.with_suffix(".mo")
         if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
@@ -111,12 +131,39 @@ def extract(workdir: Path, languages: list[str]) -> Path:
     return locale
 
 
+def extract_client(workdir: Path) -> polib.POFile:
+    """The message ids of the client's own words: ``xgettext`` (GNU gettext) over
+    ``client/*.py``, with :mod:`client.i18n`'s markers."""
+    pot = workdir / f"{CLIENT_DOMAIN}.pot"
+    subprocess.run(
+        [
+            "xgettext",
+            "--language=Python",
+            "--from-code=UTF-8",
+            f"--default-domain={CLIENT_DOMAIN}",
+            "--keyword=_",
+            "--keyword=N_",
+            "--keyword=gettext",
+            "--keyword=ngettext:1,2",
+            "--keyword=pgettext:1c,2",
+            "--add-location=file",
+            "--sort-by-file",
+            f"--output={pot}",
+            *sorted(str(path.relative_to(ROOT)) for path in CLIENT_DIR.glob("*.py")),
+        ],
+        cwd=ROOT,
+        check=True,
+    )
+    return polib.pofile(str(pot)) if pot.exists() else polib.POFile()
+
+
 def update() -> list[Path]:
-    """Bring every catalogue of ``settings.LANGUAGES`` up to date with the source:
-    returns the catalogues written."""
+    """Bring every catalogue of ``settings.LANGUAGES``, the service's and the client's,
+    up to date with the source: returns the catalogues written."""
     from django.conf import settings
 
     languages = [code for code, _name in settings.LANGUAGES]
+    written = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for language in languages:
@@ -124,24 +171,37 @@ def update() -> list[Path]:
                 catalogue(language, work / "locale").parent.mkdir(parents=True)
                 shutil.copy(catalogue(language), catalogue(language, work / "locale"))
         extract(work, languages)
-        written = []
         for language in languages:
             po = polib.pofile(str(catalogue(language, work / "locale")))
-            po.header = f"Maxi Yatzy Daily: the {language} message catalogue (docs/i18n.md)."
-            po.metadata_is_fuzzy = False
-            for churn in _CHURN:
-                po.metadata.pop(churn, None)
-            po.metadata["Project-Id-Version"] = "maxi-yatzy-daily"
-            po.metadata["Language"] = language
-            po.metadata["Plural-Forms"] = PLURAL_FORMS[language]
-            po.metadata["Content-Type"] = "text/plain; charset=UTF-8"
-            if language == "en":
-                _english(po)
-            target = catalogue(language)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            po.save(str(target))
-            written.append(target)
+            written.append(_save(po, language, catalogue(language)))
+        ids = extract_client(work)
+    for language in languages:
+        target = client_catalogue(language)
+        po = polib.pofile(str(target)) if target.exists() else polib.POFile()
+        # polib merges without gettext's fuzzy guesses: a new id arrives empty.
+        po.merge(ids)
+        for entry in po.obsolete_entries():
+            po.remove(entry)
+        written.append(_save(po, language, target, what="the terminal client's"))
     return written
+
+
+def _save(po: polib.POFile, language: str, target: Path, what: str = "the") -> Path:
+    po.header = f"Maxi Yatzy Daily: {what} {language} message catalogue (docs/i18n.md)."
+    po.metadata_is_fuzzy = False
+    for churn in _CHURN:
+        po.metadata.pop(churn, None)
+    po.metadata["Project-Id-Version"] = "maxi-yatzy-daily"
+    po.metadata["Language"] = language
+    po.metadata["Plural-Forms"] = PLURAL_FORMS[language]
+    po.metadata["Content-Type"] = "text/plain; charset=UTF-8"
+    po.metadata.setdefault("MIME-Version", "1.0")
+    po.metadata.setdefault("Content-Transfer-Encoding", "8bit")
+    if language == "en":
+        _english(po)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    po.save(str(target))
+    return target
 
 
 # Header fields that would change on every run or say nothing here.
