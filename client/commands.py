@@ -35,6 +35,7 @@ from client.api import (
     sendable_token,
     sentence,
 )
+from client.i18n import N_, _, ngettext
 from client.play import LineReader, PlaySession, said_yes
 from client.storage import Credentials, CredentialStore, Journal, StorageError, server_key
 from client.verify import NotVerifiable, points_text, verify_round
@@ -64,7 +65,9 @@ def date_arg(text: str) -> str:
             return dt.date.fromisoformat(text).isoformat()
     except ValueError:
         pass
-    raise argparse.ArgumentTypeError(f"{text} is not a day: dates are YYYY-MM-DD, e.g. 2026-12-01")
+    raise argparse.ArgumentTypeError(
+        _("{text} is not a day: dates are YYYY-MM-DD, e.g. 2026-12-01").format(text=text)
+    )
 
 
 def year_arg(text: str) -> int:
@@ -79,7 +82,9 @@ def year_arg(text: str) -> int:
     """
     if YEAR.match(text.strip()):
         return int(text)
-    raise argparse.ArgumentTypeError(f"{text} is not a year: years are four digits, e.g. 2026")
+    raise argparse.ArgumentTypeError(
+        _("{text} is not a year: years are four digits, e.g. 2026").format(text=text)
+    )
 
 
 def round_id_arg(text: str) -> str:
@@ -92,8 +97,10 @@ def round_id_arg(text: str) -> str:
         return str(uuid.UUID(text.strip()))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text} is not a round id: it looks like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf "
-            "(printed when a round ends, and by `yatzy-play play` when it resumes one)"
+            _(
+                "{text} is not a round id: it looks like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf "
+                "(printed when a round ends, and by `yatzy-play play` when it resumes one)"
+            ).format(text=text)
         ) from None
 
 
@@ -117,7 +124,7 @@ def game_id_arg(text: str) -> str:
     if GAME_ID.match(text.strip().lower()):
         return text.strip().lower()
     raise argparse.ArgumentTypeError(
-        f"{text} is not a game id: `yatzy-play games` shows them, e.g. 4c5c1114"
+        _("{text} is not a game id: `yatzy-play games` shows them, e.g. 4c5c1114").format(text=text)
     )
 
 
@@ -136,15 +143,22 @@ def server_arg(text: str) -> str:
         url = None
     if url is None or url.scheme not in ("http", "https") or not url.host:
         raise argparse.ArgumentTypeError(
-            f"{text} is not a server's address: it looks like http://127.0.0.1:8000"
+            _("{text} is not a server's address: it looks like http://127.0.0.1:8000").format(
+                text=text
+            )
         )
     # A port past 65535 was "unreachable"; a query or fragment ended up inside every
     # path the client asked for (…/#frag/api/v1/…), and the server was called another site.
     if url.port is not None and not 1 <= url.port <= 65535:
-        raise argparse.ArgumentTypeError(f"{text} is not a server's address: a port is 1 to 65535")
+        raise argparse.ArgumentTypeError(
+            _("{text} is not a server's address: a port is 1 to 65535").format(text=text)
+        )
     if url.query or url.fragment or "?" in text or "#" in text:
         raise argparse.ArgumentTypeError(
-            f"{text} is not a server's address: it has no ? or # part, as in http://127.0.0.1:8000"
+            _(
+                "{text} is not a server's address: it has no ? or # part, "
+                "as in http://127.0.0.1:8000"
+            ).format(text=text)
         )
     return text
 
@@ -157,8 +171,10 @@ def round_or_date_arg(text: str) -> str:
         return round_id_arg(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
-            f"{text} is neither a round id (like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf) "
-            "nor a day (YYYY-MM-DD)"
+            _(
+                "{text} is neither a round id (like 4c5c1114-a7bc-4f37-82cf-2c37250a39bf) "
+                "nor a day (YYYY-MM-DD)"
+            ).format(text=text)
         ) from None
 
 
@@ -173,8 +189,10 @@ def friend_code_arg(text: str) -> str:
     code = code.replace("-", "").replace(" ", "").upper()
     if not FRIEND_CODE.match(code):
         raise argparse.ArgumentTypeError(
-            f"{text} is not a friend code: a code is 8 letters and digits, like 7KQ30ABC "
-            "(`yatzy-play share ROUND_ID` gives one), or its /f/ link"
+            _(
+                "{text} is not a friend code: a code is 8 letters and digits, like 7KQ30ABC "
+                "(`yatzy-play share ROUND_ID` gives one), or its /f/ link"
+            ).format(text=text)
         )
     return code
 
@@ -244,8 +262,10 @@ class App:
                 # Edited by hand, or kept from an older client: every request would fail
                 # as if the network had (an illegal header value).
                 raise CommandError(
-                    f"The token saved for {self.server} in {self.store.path} is damaged: "
-                    "`yatzy-play logout` forgets it; then log in again."
+                    _(
+                        "The token saved for {server} in {path} is damaged: "
+                        "`yatzy-play logout` forgets it; then log in again."
+                    ).format(server=self.server, path=self.store.path)
                 )
         return ApiClient(
             self.server,
@@ -271,14 +291,14 @@ def _password(app: App, args: argparse.Namespace, *, confirm: bool) -> str:
                 # No terminal at all: getpass reads standard input and says it may echo;
                 # Python's warning would add its own source line.
                 warnings.simplefilter("ignore", getpass.GetPassWarning)
-                password = app.read_password("Password: ")
-                again = app.read_password("Password (again): ") if confirm else password
+                password = app.read_password(_("Password: "))
+                again = app.read_password(_("Password (again): ")) if confirm else password
         except EOFError:  # Ctrl-D at the prompt, or no input left
-            raise CommandError("No password given; nothing was sent.") from None
+            raise CommandError(_("No password given; nothing was sent.")) from None
         if again != password:
-            raise CommandError("The two passwords differ; nothing was registered.")
+            raise CommandError(_("The two passwords differ; nothing was registered."))
     if not password:
-        raise CommandError("An empty password is no password.")
+        raise CommandError(_("An empty password is no password."))
     return password
 
 
@@ -299,10 +319,11 @@ def register(app: App, args: argparse.Namespace) -> int:
     with app.api(login=False) as api:
         account = api.register(args.name, password)
     _keep(app, Credentials(app.server, account["username"], account["token"]))
-    app.console.print(
-        f"Welcome, {account['username']}! Registered on {app.server} and logged in.\n"
-        f"Token saved in {app.store.path} (readable only by you)."
+    welcome = _("Welcome, {name}! Registered on {server} and logged in.").format(
+        name=account["username"], server=app.server
     )
+    saved = _("Token saved in {path} (readable only by you).").format(path=app.store.path)
+    app.console.print(f"{welcome}\n{saved}")
     return 0
 
 
@@ -315,7 +336,9 @@ def login(app: App, args: argparse.Namespace) -> int:
     with app.api() as api:
         username = api.me()["username"]
     _keep(app, Credentials(app.server, username, token))
-    app.console.print(f"Logged in as {username} on {app.server}.")
+    app.console.print(
+        _("Logged in as {name} on {server}.").format(name=username, server=app.server)
+    )
     return 0
 
 
@@ -324,10 +347,10 @@ def logout(app: App, args: argparse.Namespace) -> int:
     this machine cannot forget (a read-only directory) is not left here revoked."""
     credentials = app.store.get(app.server)
     if credentials is None:
-        app.console.print(f"Not logged in on {app.server}.")
+        app.console.print(_("Not logged in on {server}.").format(server=app.server))
         return 0
     app.store.remove(app.server)
-    revoked = "revoked and "
+    revoked = True
     try:
         with app.api(token=credentials.token) as api:
             api.logout()
@@ -335,9 +358,13 @@ def logout(app: App, args: argparse.Namespace) -> int:
         if error.status != 401:  # 401: the server had already forgotten it
             raise
     except ConnectionLost as error:
-        revoked = ""
-        app.notify(f"Could not revoke the token on the server ({error}).")
-    app.console.print(f"Logged out of {app.server}: the token is {revoked}removed.")
+        revoked = False
+        app.notify(_("Could not revoke the token on the server ({error}).").format(error=error))
+    if revoked:
+        done = _("Logged out of {server}: the token is revoked and removed.")
+    else:
+        done = _("Logged out of {server}: the token is removed.")
+    app.console.print(done.format(server=app.server))
     return 0
 
 
@@ -399,33 +426,46 @@ def _start_daily(app: App, api: ApiClient, args: argparse.Namespace) -> tuple[An
     try:
         app.journal.record_day(challenge)
     except StorageError as error:  # a damaged file of this machine's does not stop play
-        app.notify(f"{sentence(str(error))}. The day's commitment is not kept here.")
-    if late is not None:
-        note = (
-            f"Your ranked round of {late['date']} may still be finished: the day's grace "
-            "period has not ended. Resuming it."
+        app.notify(
+            _("{error}. The day's commitment is not kept here.").format(error=sentence(str(error)))
         )
+    if late is not None:
+        note = _(
+            "Your ranked round of {date} may still be finished: the day's grace "
+            "period has not ended. Resuming it."
+        ).format(date=late["date"])
         return challenge, api.round(str(late["id"])), note
     mine, practice = challenge.get("my_round"), challenge.get("practice_round")
     if args.practice and mine and mine.get("ranked") and mine.get("status") == "in_progress":
         # One unfinished round a day: starting one would resume the ranked round, whose
         # score counts, as if it were the practice asked for.
         raise CommandError(
-            f"Your ranked round of {challenge['date']} is unfinished, and a day has one "
-            "unfinished round per player: `yatzy-play play` resumes it; once it is over, "
-            "`--practice` plays the dice again, unranked."
+            _(
+                "Your ranked round of {date} is unfinished, and a day has one "
+                "unfinished round per player: `yatzy-play play` resumes it; once it is over, "
+                "`--practice` plays the dice again, unranked."
+            ).format(date=challenge["date"])
         )
     # Only today's ranked round is worth a warning: replaying any day is practice anyway.
     done = mine and mine.get("status") != "in_progress" and not practice
     if done and args.date is None and not args.practice:
         app.console.print(render.challenge_summary(challenge, names=_names(api)))
         app.console.print(
-            f"You have played the daily of {challenge['date']}. "
-            "`yatzy-play play --practice` plays its dice again, unranked; "
-            "`yatzy-play boards` shows the board."
+            _(
+                "You have played the daily of {date}. "
+                "`yatzy-play play --practice` plays its dice again, unranked; "
+                "`yatzy-play boards` shows the board."
+            ).format(date=challenge["date"])
         )
         return challenge, None, None
     return challenge, api.daily_start(challenge["date"]), None
+
+
+RESUMING = {
+    "solo": N_("Resuming your unfinished solo game ({ruleset})."),
+    "computer": N_("Resuming your unfinished computer game ({ruleset})."),
+}
+"""The note on the first screen of a solo or computer game resumed, by mode."""
 
 
 def play(app: App, args: argparse.Namespace) -> int:
@@ -444,7 +484,7 @@ def play(app: App, args: argparse.Namespace) -> int:
             level = args.computer
             found = None if args.new else _find_unfinished(api, mode, ruleset=ruleset, level=level)
             if found:
-                note = f"Resuming your unfinished {mode} game ({found['ruleset']})."
+                note = _(RESUMING.get(mode, RESUMING["solo"])).format(ruleset=found["ruleset"])
                 state = api.round(str(found["id"]))
             else:
                 state = api.game_create(mode, ruleset=ruleset, level=level)
@@ -473,28 +513,26 @@ def _play_round(
     try:
         final = _session(app, api, challenge, names, target=target).run(state, note)
     except ConnectionLost as error:
-        app.errors.print(
-            Text(
-                f"Lost the connection to the server: {error}.\nYour round is kept on the "
-                f"server as far as it got: {resume_command(state)} resumes it.",
-                style="bold red",
-            )
-        )
+        lost = _("Lost the connection to the server: {error}.").format(error=error)
+        kept = _("Your round is kept on the server as far as it got: {command} resumes it.")
+        kept = kept.format(command=resume_command(state))
+        app.errors.print(Text(f"{lost}\n{kept}", style="bold red"))
         return 1
     except KeyboardInterrupt:
         # Ctrl-C while a move waits for the server (at the prompt it is a plain leave).
-        app.errors.print(
-            Text(
-                f"\nInterrupted: the round is kept on the server as far as it got: "
-                f"{resume_command(state)} resumes it.",
-                style="bold red",
-            )
-        )
+        interrupted = _(
+            "Interrupted: the round is kept on the server as far as it got: {command} resumes it."
+        ).format(command=resume_command(state))
+        app.errors.print(Text(f"\n{interrupted}", style="bold red"))
         return 130
     except (ApiError, *MISSHAPEN) as error:
         # An answer that ends the session (logged out elsewhere, one of another shape):
         # said by main, with how to come back to the round.
-        error.add_note(f"Your round is kept on the server: {resume_command(state)} resumes it.")
+        error.add_note(
+            _("Your round is kept on the server: {command} resumes it.").format(
+                command=resume_command(state)
+            )
+        )
         raise
     _after_round(app, final, challenge)
     return 0
@@ -510,33 +548,62 @@ def resume_command(state: dict[str, Any]) -> str:
     """
     command = f"`yatzy-play play --round {state.get('id')}`"
     if state.get("mode") == "daily" and state.get("ranked"):
-        return f"`yatzy-play play` (or {command})"
+        return _("`yatzy-play play` (or {command})").format(command=command)
     return command
+
+
+ROUND_ENDED = {
+    "completed": N_("Round completed: {points}."),
+    "expired": N_("Round expired: {points}."),
+}
+"""What a round that has ended says first, by its status (``{points}``: its total)."""
+
+RESULTS = {
+    "win": N_("You win: {total} against the computer's {theirs}."),
+    "loss": N_("You lose: {total} against the computer's {theirs}."),
+    "draw": N_("You draw: {total} against the computer's {theirs}."),
+}
+"""A game against the computer's result, by the server's ``result``."""
 
 
 def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | None) -> None:
     round_id = state.get("id")
     if state.get("status") == "in_progress":
         app.console.print(
-            f"Left the round at turn {state.get('turn', 0) + 1}; it is kept on the server. "
-            f"Resume it with {resume_command(state)}."
+            _(
+                "Left the round at turn {turn}; it is kept on the server. Resume it with {command}."
+            ).format(turn=state.get("turn", 0) + 1, command=resume_command(state))
         )
         return
-    text = f"Round {state.get('status')}: {points_text(state.get('total'))}."
+    status = str(state.get("status"))
+    ended = _(ROUND_ENDED[status]) if status in ROUND_ENDED else _("Round {status}: {points}.")
+    sentences = [ended.format(status=status, points=points_text(state.get("total")))]
     if state.get("result"):
         theirs = (state.get("opponent") or {}).get("total")
-        verb = {"win": "win", "loss": "lose", "draw": "draw"}.get(state["result"], state["result"])
-        text += f" You {verb}: "
-        text += f"{state.get('total')} against the computer's {theirs}."
+        result = str(state["result"])
+        against = (
+            _(RESULTS[result])
+            if result in RESULTS
+            else _("You {result}: {total} against the computer's {theirs}.")
+        )
+        sentences.append(against.format(result=result, total=state.get("total"), theirs=theirs))
     if state.get("mode") == "daily" and state.get("ranked"):
-        text += " It is your score of the day: `yatzy-play boards` shows where you stand."
-    app.console.print(Text(text, style="bold green"))
+        sentences.append(
+            _("It is your score of the day: `yatzy-play boards` shows where you stand.")
+        )
+    app.console.print(Text(" ".join(sentences), style="bold green"))
     if state.get("seed"):
-        app.console.print(f"The seed is revealed: `yatzy-play verify {round_id}` checks every die.")
+        app.console.print(
+            _("The seed is revealed: `yatzy-play verify {round_id}` checks every die.").format(
+                round_id=round_id
+            )
+        )
     elif challenge:
         app.console.print(
-            f"The seed is revealed at {challenge.get('reveal_at')}; then "
-            f"`yatzy-play verify {round_id}` recomputes every die from it."
+            _(
+                "The seed is revealed at {time}; then "
+                "`yatzy-play verify {round_id}` recomputes every die from it."
+            ).format(time=challenge.get("reveal_at"), round_id=round_id)
         )
 
 
@@ -568,10 +635,9 @@ def share(app: App, args: argparse.Namespace) -> int:
     """The friend code of a finished round."""
     with app.api() as api:
         code = api.share(args.round)
-    app.console.print(
-        f"Friend code {code['code']}  ({code['url']})\n"
-        f"Your friend plays your dice with: yatzy-play friend {code['code']}"
-    )
+    title = _("Friend code {code}  ({url})").format(code=code["code"], url=code["url"])
+    how = _("Your friend plays your dice with: yatzy-play friend {code}").format(code=code["code"])
+    app.console.print(f"{title}\n{how}")
     return 0
 
 
@@ -586,7 +652,7 @@ def boards(app: App, args: argparse.Namespace) -> int:
         if args.board == "decisions" and day:
             subtitle = str(day)
         elif args.board == "decisions":  # no day: each player's mean loss over the days
-            subtitle = "mean over the days analysed"
+            subtitle = _("mean over the days analysed")
         elif args.board == "daily":
             day = day or api.daily()["date"]
             subtitle = str(day)
@@ -594,7 +660,7 @@ def boards(app: App, args: argparse.Namespace) -> int:
             year = year or _advent_year(api)
             subtitle = str(year)
         if args.season:
-            subtitle += f" · season {args.season}"
+            subtitle += " · " + _("season {season}").format(season=args.season)
         page = api.board(
             args.board,
             day=day,
@@ -635,17 +701,46 @@ def _unfinished_game(
         return game_id, found[0] if found else None
     if not found:
         raise CommandError(
-            f"None of your unfinished games has an id starting with {game_id}: "
-            "`yatzy-play games` lists them."
+            _(
+                "None of your unfinished games has an id starting with {id}: "
+                "`yatzy-play games` lists them."
+            ).format(id=game_id)
         )
     if len(found) > 1:
         ids = ", ".join(str(game.get("id")) for game in found)
-        raise CommandError(f"{game_id} starts more than one game's id ({ids}): give more of it.")
+        raise CommandError(
+            _("{id} starts more than one game's id ({ids}): give more of it.").format(
+                id=game_id, ids=ids
+            )
+        )
     return str(found[0]["id"]), found[0]
 
 
 GIVE_UP_MODES = frozenset({"solo", "computer", "party"})
 """The games a player may give up (the server's ``games.services.ABANDONABLE_MODES``)."""
+
+
+def _given_up(mode: str, n: int) -> str:
+    """How the question and the answer of ``give-up`` name a game of ``mode`` (solo,
+    computer, party) whose player has ``n`` points: ``{turns}`` is turns played/turns of
+    the game."""
+    if mode == "computer":
+        return ngettext(
+            "computer game {id} ({ruleset}, {turns} turns, {points} point)",
+            "computer game {id} ({ruleset}, {turns} turns, {points} points)",
+            n,
+        )
+    if mode == "party":
+        return ngettext(
+            "party game {id} ({ruleset}, {turns} turns, {points} point)",
+            "party game {id} ({ruleset}, {turns} turns, {points} points)",
+            n,
+        )
+    return ngettext(
+        "solo game {id} ({ruleset}, {turns} turns, {points} point)",
+        "solo game {id} ({ruleset}, {turns} turns, {points} points)",
+        n,
+    )
 
 
 def give_up(app: App, args: argparse.Namespace) -> int:
@@ -656,20 +751,28 @@ def give_up(app: App, args: argparse.Namespace) -> int:
         if game is not None and game.get("mode") not in GIVE_UP_MODES:
             # Said before the question the server would refuse after, in its words
             # (abandon_not_allowed); a party it refuses (a seat shared) the list cannot show.
-            raise CommandError("Daily and friend rounds cannot be given up; play them to the end.")
-        what = f"game {game_id}"
-        if game is not None:
-            what = (
-                f"{render.game_kind(game)} game {render.short_id(game_id)} "
-                f"({_names(api).ruleset(game.get('ruleset'))}, {render.game_turns(game)} turns, "
-                f"{game.get('total')} points)"
+            raise CommandError(
+                _("Daily and friend rounds cannot be given up; play them to the end.")
             )
-        if not args.yes and not app.confirm(f"Give up your {what}? [y/N] "):
-            app.console.print("Nothing was given up.")
+        what = _("game {id}").format(id=game_id)
+        if game is not None:
+            total = game.get("total")
+            named = _given_up(str(game.get("mode")), total if isinstance(total, int) else 2)
+            what = named.format(
+                id=render.short_id(game_id),
+                ruleset=_names(api).ruleset(game.get("ruleset")),
+                turns=render.game_turns(game),
+                points=total,
+            )
+        question = _("Give up your {what}? [y/N] ").format(what=what)
+        if not args.yes and not app.confirm(question):
+            app.console.print(_("Nothing was given up."))
             return 1
         api.game_abandon(game_id)
     app.console.print(
-        f"Gave up your {what}: it is deleted, and no longer counts among your unfinished games."
+        _(
+            "Gave up your {what}: it is deleted, and no longer counts among your unfinished games."
+        ).format(what=what)
     )
     return 0
 
@@ -696,7 +799,7 @@ def rules_command(app: App, args: argparse.Namespace) -> int:
     for pair in args.option or []:
         name, sep, value = pair.partition("=")
         if not sep:
-            raise CommandError(f"An option is NAME=VALUE, not {pair!r}.")
+            raise CommandError(_("An option is NAME=VALUE, not {pair}.").format(pair=repr(pair)))
         options[name] = value
     with app.api(login=False) as api:
         description = api.ruleset(args.ruleset, options)
@@ -714,7 +817,7 @@ def _newest_round_of(api: ApiClient, day: str) -> str:
         started = render.parse_time(game.get("started_at"))
         if started is not None and started.date() < before:
             break
-    raise CommandError(f"You have no round on {day}.")
+    raise CommandError(_("You have no round on {day}.").format(day=day))
 
 
 def verify(app: App, args: argparse.Namespace) -> int:
@@ -745,11 +848,15 @@ def verify(app: App, args: argparse.Namespace) -> int:
     except NotVerifiable as error:
         app.console.print(str(error))
         if challenge and challenge.get("reveal_at"):
-            app.console.print(f"This day's seed is revealed at {challenge['reveal_at']}.")
+            app.console.print(
+                _("This day's seed is revealed at {time}.").format(time=challenge["reveal_at"])
+            )
         if record and record.commitment:
             app.console.print(
-                f"This client recorded the commitment {record.commitment} at "
-                f"{record.commitment_seen_at}; verify compares the seed with it then."
+                _(
+                    "This client recorded the commitment {commitment} at "
+                    "{time}; verify compares the seed with it then."
+                ).format(commitment=record.commitment, time=record.commitment_seen_at)
             )
         return 1
     app.console.print(render.verify_report(report, names=names))

@@ -32,6 +32,8 @@ from typing import Any
 import httpx
 import platformdirs
 
+from client.i18n import _
+
 try:
     import fcntl
 except ImportError:  # not POSIX: no lock, as before
@@ -108,7 +110,7 @@ def write_private(path: Path, data: object) -> None:
             0o600,
         )
     except OSError as error:
-        raise StorageError(f"cannot write {path}: {error}") from error
+        raise StorageError(_cannot_write(path, error)) from error
     try:
         os.fchmod(fd, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as file:
@@ -119,7 +121,7 @@ def write_private(path: Path, data: object) -> None:
             os.fsync(file.fileno())
         os.replace(temporary, path)
     except OSError as error:
-        raise StorageError(f"cannot write {path}: {error}") from error
+        raise StorageError(_cannot_write(path, error)) from error
     finally:
         if fd != -1:
             os.close(fd)
@@ -127,8 +129,16 @@ def write_private(path: Path, data: object) -> None:
             temporary.unlink()
 
 
+def _cannot_write(path: Path, error: object) -> str:
+    return _("cannot write {path}: {error}").format(path=path, error=error)
+
+
 def _unreadable(path: Path, why: object) -> StorageError:
-    return StorageError(f"cannot read {path}: {why}. Move it aside (or delete it) and try again")
+    return StorageError(
+        _("cannot read {path}: {why}. Move it aside (or delete it) and try again").format(
+            path=path, why=why
+        )
+    )
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -141,11 +151,12 @@ def _read_json(path: Path) -> dict[str, Any]:
         raise _unreadable(path, error) from error
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # a device, a pipe, a directory
-            raise _unreadable(path, "not a regular file")
+            raise _unreadable(path, _("not a regular file"))
         with open(fd, "rb", closefd=False) as file:
             raw = file.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
-            raise _unreadable(path, f"larger than {MAX_FILE_BYTES // 2**20} MiB")
+            larger = _("larger than {size} MiB").format(size=MAX_FILE_BYTES // 2**20)
+            raise _unreadable(path, larger)
         data = json.loads(raw.decode("utf-8"))
     except StorageError:
         raise
@@ -154,7 +165,7 @@ def _read_json(path: Path) -> dict[str, Any]:
     finally:
         os.close(fd)
     if not isinstance(data, dict):
-        raise _unreadable(path, "not a JSON object")
+        raise _unreadable(path, _("not a JSON object"))
     return data
 
 
@@ -176,7 +187,7 @@ def _locked(directory: Path) -> Iterator[None]:
         _private_dirs(directory)
         fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError as error:
-        raise StorageError(f"cannot write {lock}: {error}") from error
+        raise StorageError(_cannot_write(lock, error)) from error
     try:
         deadline = time.monotonic() + LOCK_WAIT_SECONDS
         while True:
@@ -186,12 +197,14 @@ def _locked(directory: Path) -> Iterator[None]:
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     raise StorageError(
-                        f"another yatzy-play has held {lock} for {LOCK_WAIT_SECONDS:g} s; "
-                        "let it finish (or end it) and try again"
+                        _(
+                            "another yatzy-play has held {lock} for {seconds} s; "
+                            "let it finish (or end it) and try again"
+                        ).format(lock=lock, seconds=f"{LOCK_WAIT_SECONDS:g}")
                     ) from None
                 time.sleep(0.05)
             except OSError as error:
-                raise StorageError(f"cannot write {lock}: {error}") from error
+                raise StorageError(_cannot_write(lock, error)) from error
         yield
     finally:
         os.close(fd)
@@ -219,7 +232,7 @@ class CredentialStore:
     def _servers(self, data: dict[str, Any]) -> dict[str, Any]:
         servers = data.setdefault("servers", {})
         if not isinstance(servers, dict):
-            raise _unreadable(self.path, '"servers" is not a JSON object')
+            raise _unreadable(self.path, _('"servers" is not a JSON object'))
         return servers
 
     @staticmethod
@@ -273,7 +286,7 @@ class CredentialStore:
                 try:
                     self.path.unlink(missing_ok=True)
                 except OSError as error:
-                    raise StorageError(f"cannot write {self.path}: {error}") from error
+                    raise StorageError(_cannot_write(self.path, error)) from error
         return found
 
 
@@ -396,10 +409,10 @@ class Journal:
             return None
         events = data.get("events") if "events" in data else _legacy_events(data.get("rolls"))
         if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-            raise _unreadable(path, '"events" is not a list of JSON objects')
+            raise _unreadable(path, _('"events" is not a list of JSON objects'))
         commitment = data.get("commitment")
         if commitment is not None and not isinstance(commitment, str):
-            raise _unreadable(path, '"commitment" is not a string')
+            raise _unreadable(path, _('"commitment" is not a string'))
         return RoundRecord(
             round_id=round_id,
             commitment=commitment,

@@ -756,7 +756,8 @@ def test_rules_and_refusals_come_in_the_players_language(tmp_path, monkeypatch):
     assert err.startswith("Inställningen full_straight_points gäller inte för Yatzy")
     assert err.endswith("(option_not_applicable)")
     status, _, err = terminal("rules", "maxi", "-o", "bogus")
-    assert status == 1 and "An option is NAME=VALUE, not 'bogus'." in err
+    # The client's own words too (client/locale), NAME=VALUE as typed.
+    assert status == 1 and "En inställning skrivs NAME=VALUE, inte 'bogus'." in err
     status, _, err = terminal("rules", "poker")
     assert status == 1 and err.endswith("(unknown_ruleset)")
 
