@@ -11,22 +11,30 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from client import __version__, commands, i18n
-from client.i18n import _
 from client.api import MISSHAPEN, ApiError, ConnectionLost, NotTheApi, sentence
+from client.i18n import N_, _
 from client.storage import DEFAULT_SERVER, StorageError
 
-EPILOG = """\
-examples:
-  yatzy-play register ada          # asks for a password; keeps the token
-  yatzy-play play                  # today's daily (resumes an unfinished round)
-  yatzy-play play --solo yatzy     # a solo game with hints (? at the prompt)
-  yatzy-play play --computer hard  # against the computer, on the same dice
-  yatzy-play boards streaks --around-me
-  yatzy-play boards decisions 2026-12-01   # the best decisions of a revealed day
-  yatzy-play verify 2026-12-01     # once the day's seed is revealed
-  yatzy-play games                 # your games, the unfinished first
-  yatzy-play give-up 4c5c1114      # give up an unfinished solo or computer game
-"""
+EXAMPLES: tuple[tuple[str, str | None], ...] = (
+    ("yatzy-play register ada          ", N_("asks for a password; keeps the token")),
+    ("yatzy-play play                  ", N_("today's daily (resumes an unfinished round)")),
+    ("yatzy-play play --solo yatzy     ", N_("a solo game with hints (? at the prompt)")),
+    ("yatzy-play play --computer hard  ", N_("against the computer, on the same dice")),
+    ("yatzy-play boards streaks --around-me", None),
+    ("yatzy-play boards decisions 2026-12-01   ", N_("the best decisions of a revealed day")),
+    ("yatzy-play verify 2026-12-01     ", N_("once the day's seed is revealed")),
+    ("yatzy-play games                 ", N_("your games, the unfinished first")),
+    ("yatzy-play give-up 4c5c1114      ", N_("give up an unfinished solo or computer game")),
+)
+"""The help's examples: each command (padded to line up the comments), what it does."""
+
+
+def epilog() -> str:
+    """The help's closing examples, in the language spoken now."""
+    lines = [_("examples:")]
+    for example, comment in EXAMPLES:
+        lines.append(f"  {example}# {_(comment)}" if comment else f"  {example}")
+    return "\n".join(lines) + "\n"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,19 +44,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--server",
         type=commands.server_arg,
         default=argparse.SUPPRESS,
-        help=f"the server's URL (default: $YATZY_SERVER or {DEFAULT_SERVER})",
+        help=_("the server's URL (default: $YATZY_SERVER or {server})").format(
+            server=DEFAULT_SERVER
+        ),
     )
     common.add_argument(
         "--retries",
         type=int,
         default=argparse.SUPPRESS,
         metavar="N",
-        help="attempts per request while the server is unreachable or unavailable (default 5)",
+        help=_("attempts per request while the server is unreachable or unavailable (default 5)"),
     )
     parser = argparse.ArgumentParser(
         prog="yatzy-play",
-        description="Play Maxi Yatzy Daily in the terminal, against any server's public API.",
-        epilog=EPILOG,
+        description=_("Play Maxi Yatzy Daily in the terminal, against any server's public API."),
+        epilog=epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[common],
     )
@@ -59,53 +69,60 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
 
     for name, help_text, handler in (
-        ("register", "create an account (the password is asked, never echoed)", commands.register),
-        ("login", "log in (the password is asked, never echoed)", commands.login),
+        (
+            "register",
+            _("create an account (the password is asked, never echoed)"),
+            commands.register,
+        ),
+        ("login", _("log in (the password is asked, never echoed)"), commands.login),
     ):
         p = command(name, help_text)
-        p.add_argument("name", help="your username")
+        p.add_argument("name", help=_("your username"))
         p.add_argument(
             "--password-stdin",
             action="store_true",
-            help="read the password from the first line of standard input (for scripts)",
+            help=_("read the password from the first line of standard input (for scripts)"),
         )
         p.set_defaults(handler=handler)
 
-    p = command("logout", "revoke the token and remove it from this machine")
+    p = command("logout", _("revoke the token and remove it from this machine"))
     p.set_defaults(handler=commands.logout)
 
-    p = command("play", "play today's daily (resuming an unfinished round), or another game")
+    p = command("play", _("play today's daily (resuming an unfinished round), or another game"))
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--solo", metavar="RULESET", help="a solo game: maxi, yatzy or yahtzee")
+    group.add_argument("--solo", metavar="RULESET", help=_("a solo game: maxi, yatzy or yahtzee"))
     group.add_argument(
-        "--computer", metavar="LEVEL", help="against the computer: easy, medium, hard or expert"
+        "--computer", metavar="LEVEL", help=_("against the computer: easy, medium, hard or expert")
     )
     group.add_argument(
-        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="a past day's dice (unranked)"
+        "--date",
+        metavar="YYYY-MM-DD",
+        type=commands.date_arg,
+        help=_("a past day's dice (unranked)"),
     )
     group.add_argument(
         "--round",
         metavar="ID",
         type=commands.game_id_arg,
-        help="resume this round (its id, or its start as `games` shows it)",
+        help=_("resume this round (its id, or its start as `games` shows it)"),
     )
-    p.add_argument("--ruleset", help="the ruleset of a computer game (default: your settings)")
-    p.add_argument("--practice", action="store_true", help="play the day again, unranked")
-    p.add_argument("--new", action="store_true", help="start a new game, not the unfinished one")
+    p.add_argument("--ruleset", help=_("the ruleset of a computer game (default: your settings)"))
+    p.add_argument("--practice", action="store_true", help=_("play the day again, unranked"))
+    p.add_argument("--new", action="store_true", help=_("start a new game, not the unfinished one"))
     p.set_defaults(handler=commands.play)
 
-    p = command("friend", "play a friend's code on their dice")
+    p = command("friend", _("play a friend's code on their dice"))
     p.add_argument(
-        "code", type=commands.friend_code_arg, help="the friend code, e.g. 7KQ30ABC, or its link"
+        "code", type=commands.friend_code_arg, help=_("the friend code, e.g. 7KQ30ABC, or its link")
     )
-    p.add_argument("--blind", action="store_true", help="see their score only once you finish")
+    p.add_argument("--blind", action="store_true", help=_("see their score only once you finish"))
     p.set_defaults(handler=commands.friend)
 
-    p = command("share", "the friend code of one of your finished rounds")
+    p = command("share", _("the friend code of one of your finished rounds"))
     p.add_argument("round", metavar="ROUND_ID", type=commands.round_id_arg)
     p.set_defaults(handler=commands.share)
 
-    p = command("boards", "the leaderboards")
+    p = command("boards", _("the leaderboards"))
     p.add_argument(
         "board",
         nargs="?",
@@ -117,57 +134,59 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         metavar="DATE",
         type=commands.date_arg,
-        help="the day of the daily or decisions board (decisions without one: the mean loss)",
+        help=_("the day of the daily or decisions board (decisions without one: the mean loss)"),
     )
     p.add_argument(
-        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help="the day, as DATE does"
+        "--date", metavar="YYYY-MM-DD", type=commands.date_arg, help=_("the day, as DATE does")
     )
-    p.add_argument("--year", type=commands.year_arg, help="the year of the advent board")
-    p.add_argument("--page", type=int, help="page number")
-    p.add_argument("--around-me", action="store_true", help="the entries around you")
-    p.add_argument("--season", metavar="SLUG", help="a season's board")
+    p.add_argument("--year", type=commands.year_arg, help=_("the year of the advent board"))
+    p.add_argument("--page", type=int, help=_("page number"))
+    p.add_argument("--around-me", action="store_true", help=_("the entries around you"))
+    p.add_argument("--season", metavar="SLUG", help=_("a season's board"))
     p.set_defaults(handler=commands.boards)
 
-    p = command("games", "your games: every unfinished one first, then the others, newest first")
-    p.add_argument("--page", type=int, help="page number of the list")
+    p = command("games", _("your games: every unfinished one first, then the others, newest first"))
+    p.add_argument("--page", type=int, help=_("page number of the list"))
     p.set_defaults(handler=commands.games)
 
-    p = command("give-up", "give up an unfinished solo, computer or party game (it is deleted)")
+    p = command("give-up", _("give up an unfinished solo, computer or party game (it is deleted)"))
     p.add_argument(
         "game",
         metavar="GAME_ID",
         type=commands.game_id_arg,
-        help="the game's id as `yatzy-play games` shows it (its start will do)",
+        help=_("the game's id as `yatzy-play games` shows it (its start will do)"),
     )
-    p.add_argument("--yes", action="store_true", help="do not ask first (needed with no terminal)")
+    p.add_argument(
+        "--yes", action="store_true", help=_("do not ask first (needed with no terminal)")
+    )
     p.set_defaults(handler=commands.give_up)
 
-    p = command("advent", "the advent calendar's 24 doors")
+    p = command("advent", _("the advent calendar's 24 doors"))
     p.add_argument(
         "year",
         nargs="?",
         type=commands.year_arg,
-        help="default: the latest that has begun (last December's until December)",
+        help=_("default: the latest that has begun (last December's until December)"),
     )
     p.set_defaults(handler=commands.advent)
 
-    p = command("rules", "the rules of a ruleset, as the server words them")
-    p.add_argument("ruleset", metavar="RULESET", help="maxi, yatzy or yahtzee")
+    p = command("rules", _("the rules of a ruleset, as the server words them"))
+    p.add_argument("ruleset", metavar="RULESET", help=_("maxi, yatzy or yahtzee"))
     p.add_argument(
         "--option",
         "-o",
         action="append",
         metavar="NAME=VALUE",
-        help="an option in force, e.g. -o full_straight_points=30 (repeatable)",
+        help=_("an option in force, e.g. -o full_straight_points=30 (repeatable)"),
     )
     p.set_defaults(handler=commands.rules_command)
 
-    p = command("verify", "check a revealed round: commitment, every die, the total")
+    p = command("verify", _("check a revealed round: commitment, every die, the total"))
     p.add_argument(
         "target",
         metavar="ROUND_ID|DATE",
         type=commands.round_or_date_arg,
-        help="a round id, or a day for your round",
+        help=_("a round id, or a day for your round"),
     )
     p.set_defaults(handler=commands.verify)
     return parser
@@ -177,11 +196,13 @@ def play_options_error(args: argparse.Namespace) -> str | None:
     """What is wrong with ``play``'s options together (each is for one kind of game, and
     given to another it would be ignored without a word), or None."""
     if args.ruleset is not None and not args.computer:
-        return "--ruleset is for a game against the computer: play --computer LEVEL --ruleset NAME"
+        return _(
+            "--ruleset is for a game against the computer: play --computer LEVEL --ruleset NAME"
+        )
     if args.new and not (args.solo or args.computer):
-        return "--new is for a solo or computer game (a day's unfinished round is resumed)"
+        return _("--new is for a solo or computer game (a day's unfinished round is resumed)")
     if args.practice and (args.solo or args.computer or args.round):
-        return "--practice is for a day's dice: play --practice, or play --date YYYY-MM-DD"
+        return _("--practice is for a day's dice: play --practice, or play --date YYYY-MM-DD")
     return None
 
 
@@ -190,11 +211,15 @@ def boards_options_error(args: argparse.Namespace) -> str | None:
     year for one of no year: ignored, the board shown would not be the one asked), or
     None."""
     if args.day and args.date:
-        return "the day is given twice (DATE and --date): give it once"
+        return _("the day is given twice (DATE and --date): give it once")
     if (args.day or args.date) and args.board not in ("daily", "decisions"):
-        return f"a day is for the daily or decisions board (boards daily DATE), not {args.board}"
+        return _(
+            "a day is for the daily or decisions board (boards daily DATE), not {board}"
+        ).format(board=args.board)
     if args.year and args.board != "advent":
-        return f"--year is for the advent board (boards advent --year YEAR), not {args.board}"
+        return _("--year is for the advent board (boards advent --year YEAR), not {board}").format(
+            board=args.board
+        )
     return None
 
 
@@ -222,13 +247,15 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     if app is None:
         app = commands.App(server=server, attempts=max(1, getattr(args, "retries", 5)))
     if args.command == "give-up" and not args.yes and not app.can_ask():
-        parser.error("give-up asks first; with no terminal to ask on, add --yes")
+        parser.error(_("give-up asks first; with no terminal to ask on, add --yes"))
     try:
         status: int = args.handler(app, args)
     except commands.NotLoggedIn:
         app.errors.print(
-            f"Not logged in on {app.server}: `yatzy-play login NAME` "
-            "(or `yatzy-play register NAME`) first."
+            _(
+                "Not logged in on {server}: `yatzy-play login NAME` "
+                "(or `yatzy-play register NAME`) first."
+            ).format(server=app.server)
         )
         return 1
     except NotTheApi as error:
@@ -243,8 +270,10 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
             app.errors.print(_("Log in again: `yatzy-play login NAME`."))
         if error.code == "too_many_unfinished_games":
             app.errors.print(
-                "`yatzy-play games` lists your unfinished games; "
-                "`yatzy-play give-up ID` gives one up."
+                _(
+                    "`yatzy-play games` lists your unfinished games; "
+                    "`yatzy-play give-up ID` gives one up."
+                )
             )
         _print_notes(app, error)
         return 1
@@ -261,8 +290,10 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
             raise
         app.errors.print(
             Text(
-                f"An answer from {app.server}, or a round stored on this machine, is not "
-                f"in the form this client reads ({type(error).__name__}: {str(error)[:80]}).",
+                _(
+                    "An answer from {server}, or a round stored on this machine, is not "
+                    "in the form this client reads ({error}: {detail})."
+                ).format(server=app.server, error=type(error).__name__, detail=str(error)[:80]),
                 style="bold red",
             )
         )

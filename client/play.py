@@ -35,12 +35,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
+from rich.cells import cell_len, set_cell_size
 from rich.console import Console, RenderableType
 from rich.text import Text
 
 import yatzy
 from client import render
 from client.api import ApiClient, ApiError, Conflict
+from client.i18n import _
 from client.render import NO_NAMES, Names
 from client.storage import Journal, StorageError
 from client.verify import points_text
@@ -77,20 +79,26 @@ def keys_help(dice_count: int, *, short: bool = False, hints: bool = True) -> st
     >>> keys_help(6, short=True, hints=False)
     'r roll · 1-6 hold · s N score · l look · q leave'
     """
-    hint = "? hint · " if hints else ""
-    if short:
-        return f"r roll · 1-{dice_count} hold · s N score · {hint}l look · q leave"
-    return (
-        f"r roll · 1-{dice_count} toggle hold (e.g. 1 3 or 13) · s N / s BOX score · "
-        f"{hint}l look again · q leave"
-    )
+    # Each key with its word is one text: the keys stay as they are typed.
+    keys = [
+        _("r roll"),
+        (_("1-{count} hold") if short else _("1-{count} toggle hold (e.g. 1 3 or 13)")).format(
+            count=dice_count
+        ),
+        _("s N score") if short else _("s N / s BOX score"),
+        *([_("? hint")] if hints else []),
+        _("l look") if short else _("l look again"),
+        _("q leave"),
+    ]
+    return " · ".join(keys)
 
 
 def bottom_bar(
     width: int, dice_count: int, countdowns: Sequence[str | None] = (), *, hints: bool = True
 ) -> str:
     """The bottom bar: the keys on the left, the countdown (long, else short) on the
-    right, in the longest wording that fits ``width`` columns.
+    right, in the longest wording that fits ``width`` columns (as a terminal counts
+    them: a Japanese character takes two).
 
     >>> bottom_bar(80, 6, ["Daily resets in 5h 13m (00:00 UTC)", "resets in 5h 13m"])
     ' r roll · 1-6 hold · s N score · ? hint · l look · q leave     resets in 5h 13m '
@@ -102,11 +110,15 @@ def bottom_bar(
     # The keys in full, then the shorter keys, then the shorter countdown too.
     wordings = [(keys[0], clocks[0]), *((keys[1], clock) for clock in clocks)]
     for left, right in wordings:
-        room = width - len(left) - len(right) - 2
+        room = width - cell_len(left) - cell_len(right) - 2
         if room >= (4 if right else 0):
             return f" {left}{' ' * room}{right} "
     text = f" {keys[-1]}   {clocks[-1]}"
-    return text[: width - 1] + "…" if len(text) > width else text.ljust(width)
+    return (
+        set_cell_size(text, width - 1) + "…"
+        if cell_len(text) > width
+        else set_cell_size(text, width)
+    )
 
 
 @dataclass(frozen=True)
@@ -218,7 +230,11 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
         if 1 <= number <= len(boxes):
             return boxes[number - 1]
         shown = number_text if len(number_text) <= 6 else number_text[:6] + "…"
-        return Invalid(f"There is no box {shown}: the boxes are numbered 1 to {len(boxes)}.")
+        return Invalid(
+            _("There is no box {box}: the boxes are numbered 1 to {count}.").format(
+                box=shown, count=len(boxes)
+            )
+        )
     wanted = fold(text.strip())
     if wanted in boxes:
         return wanted
@@ -240,9 +256,13 @@ def resolve_box(text: str, boxes: Sequence[str], names: Names = NO_NAMES) -> str
             return matches[0]
         if matches:
             shown = ", ".join(names.box(box) for box in matches)  # as the scorecard names them
-            return Invalid(f'"{text}" could be {shown}: type more of it.')
+            return Invalid(
+                _('"{text}" could be {boxes}: type more of it.').format(text=text, boxes=shown)
+            )
     return Invalid(
-        f'No box is called "{text}": type its number (1 to {len(boxes)}) or the start of its name.'
+        _(
+            'No box is called "{text}": type its number (1 to {count}) or the start of its name.'
+        ).format(text=text, count=len(boxes))
     )
 
 
@@ -271,10 +291,17 @@ def parse_command(
         if not rest:
             return Roll()
         # A roll cannot be taken back: never made with words after it left unread.
-        said = f'"{text.strip()}": {head} takes nothing after it.'
         if all(word.isascii() and word.isdigit() for word in rest):
-            return Invalid(f"{said} Hold dice first ({' '.join(rest)}), then {head}.")
-        return Invalid(f"{said} {keys_help(dice_count, hints=hints)}")
+            return Invalid(
+                _(
+                    '"{text}": {key} takes nothing after it. Hold dice first ({dice}), then {key}.'
+                ).format(text=text.strip(), key=head, dice=" ".join(rest))
+            )
+        return Invalid(
+            _('"{text}": {key} takes nothing after it. {keys}').format(
+                text=text.strip(), key=head, keys=keys_help(dice_count, hints=hints)
+            )
+        )
     if head in ("?", "hint"):
         return Hint()
     if head in ("l", "look"):
@@ -285,7 +312,7 @@ def parse_command(
         return Quit()
     if head in ("s", "score"):
         if not rest:
-            return Invalid("Score which box? e.g. s 7, or s chance.")
+            return Invalid(_("Score which box? e.g. s 7, or s chance."))
         resolved = resolve_box(" ".join(rest), boxes, names)
         return resolved if isinstance(resolved, Invalid) else Score(resolved)
     digits = rest if head in ("h", "hold") else words
@@ -293,9 +320,17 @@ def parse_command(
         numbers = tuple(int(char) for word in digits for char in word)
         wrong = [n for n in numbers if not 1 <= n <= dice_count]
         if wrong:
-            return Invalid(f"There is no die {wrong[0]}: the dice are numbered 1 to {dice_count}.")
+            return Invalid(
+                _("There is no die {die}: the dice are numbered 1 to {count}.").format(
+                    die=wrong[0], count=dice_count
+                )
+            )
         return Toggle(numbers)
-    return Invalid(f'"{text.strip()}" is not a move. {keys_help(dice_count, hints=hints)}')
+    return Invalid(
+        _('"{text}" is not a move. {keys}').format(
+            text=text.strip(), keys=keys_help(dice_count, hints=hints)
+        )
+    )
 
 
 def said_yes(read: Callable[[str], str], question: str) -> bool:
@@ -562,7 +597,7 @@ class PlaySession:
             if isinstance(command, Quit):
                 return state
             if isinstance(command, Score) and not self._scratch_confirmed(command, state, reader):
-                messages = [Text("Not scored.", style="yellow")]
+                messages = [Text(_("Not scored."), style="yellow")]
                 fetched = False
                 continue
             self._sent = None
@@ -571,7 +606,7 @@ class PlaySession:
             except Conflict as conflict:
                 # The server's words say the round moved on; what is ours to add is
                 # that the holds made for the old state are gone.
-                cleared = " Your holds are cleared." if self.held else ""
+                cleared = " " + _("Your holds are cleared.") if self.held else ""
                 self.held.clear()
                 current = conflict.current or {}
                 # A party seat's round answers for the party (its seat order): the
@@ -608,8 +643,10 @@ class PlaySession:
             self._journal_lost = True
             return [
                 Text(  # the words that matter first: a narrow screen cuts the path
-                    "The round goes on without its journal (`verify` cannot check what "
-                    f"follows): {error}.",
+                    _(
+                        "The round goes on without its journal (`verify` cannot check what "
+                        "follows): {error}."
+                    ).format(error=error),
                     style="yellow",
                 )
             ]
@@ -624,7 +661,8 @@ class PlaySession:
         name = self.names.box(command.category)
         # Drawn again first, so the question takes the prompt's line, not one below it.
         self.show(state, [])
-        return said_yes(reader.read, f"{name} scores 0 now: scratch it? [y/N] ")
+        question = _("{box} scores 0 now: scratch it? [y/N]").format(box=name)
+        return said_yes(reader.read, f"{question} ")
 
     def apply(
         self, command: Command, state: dict[str, Any]
@@ -640,7 +678,7 @@ class PlaySession:
             return self.api.round(round_id), [], True
         if isinstance(command, Toggle):
             if not state.get("dice"):
-                message = Text("Roll first: there are no dice to hold yet.", style="red")
+                message = Text(_("Roll first: there are no dice to hold yet."), style="red")
                 return state, [message], False
             for number in command.numbers:
                 self.held ^= {number - 1}
@@ -667,8 +705,15 @@ class PlaySession:
             points = new.get("scorecard", {}).get(command.category)
             # The extra bonus the score earned beside the box (Yahtzee's joker).
             extra = (new.get("extra_bonus") or 0) - (state.get("extra_bonus") or 0)
-            scored = points_text(points) + (f" +{extra} extra bonus" if extra > 0 else "")
-            messages += [Text(f"{self.names.box(command.category)}: {scored}.", style="green")]
+            box, scored = self.names.box(command.category), points_text(points)
+            said = (
+                _("{box}: {points} +{extra} extra bonus.").format(
+                    box=box, points=scored, extra=extra
+                )
+                if extra > 0
+                else _("{box}: {points}.").format(box=box, points=scored)
+            )
+            messages += [Text(said, style="green")]
             opponent = new.get("opponent") or {}
             for turn in opponent.get("turns", [])[seen_turns:]:
                 messages.append(
