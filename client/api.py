@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 
 from client import __version__, i18n
+from client.i18n import _
 
 Notify = Callable[[str], None]
 JSON = dict[str, Any]
@@ -99,7 +100,7 @@ def accept_language(environ: Mapping[str, str] | None = None) -> str | None:
     tag = i18n.locale_tag(environ)
     if tag is None:
         return None
-    language, _, region = tag.partition("_")
+    language, _sep, region = tag.partition("_")
     if region:
         return f"{language}-{region}, {language};q=0.9"
     return language
@@ -134,17 +135,37 @@ def _not_the_api(server: str, response: httpx.Response) -> NotTheApi:
         return NotTheApi(
             response.status_code,
             "not_the_api",
-            f"{server} could not answer: {response.request.url} gave "
-            f"{response.status_code} {response.reason_phrase}. Try again later.",
+            _("{server} could not answer: {url} gave {status} {reason}. Try again later.").format(
+                server=server,
+                url=response.request.url,
+                status=response.status_code,
+                reason=response.reason_phrase,
+            ),
         )
     where = response.headers.get("Location")
-    redirect = f", sending the client on to {where}" if where else ""
+    text = (
+        _(
+            "{server} does not answer like a Maxi Yatzy Daily server: {url} gave {status} "
+            "{reason}, sending the client on to {location}. --server takes the address of the "
+            "site itself, e.g. http://127.0.0.1:8000."
+        )
+        if where
+        else _(
+            "{server} does not answer like a Maxi Yatzy Daily server: {url} gave {status} "
+            "{reason}. --server takes the address of the site itself, e.g. "
+            "http://127.0.0.1:8000."
+        )
+    )
     return NotTheApi(
         response.status_code,
         "not_the_api",
-        f"{server} does not answer like a Maxi Yatzy Daily server: {response.request.url} "
-        f"gave {response.status_code} {response.reason_phrase}{redirect}. --server takes "
-        "the address of the site itself, e.g. http://127.0.0.1:8000.",
+        text.format(
+            server=server,
+            url=response.request.url,
+            status=response.status_code,
+            reason=response.reason_phrase,
+            location=where,
+        ),
     )
 
 
@@ -172,7 +193,7 @@ def _check_token(token: object) -> str:
     """A token a server gave, or ``ValueError`` (an answer not in the API's form): one
     that no header can carry would be kept, then fail every request as a lost network."""
     if not sendable_token(token):
-        raise ValueError("the server's token cannot be sent in a request")
+        raise ValueError(_("the server's token cannot be sent in a request"))
     return str(token)
 
 
@@ -198,7 +219,7 @@ def _json_of(response: httpx.Response) -> Any:
     try:
         return terminal_safe(response.json())
     except RecursionError:
-        raise ValueError("an answer nested too deeply") from None
+        raise ValueError(_("an answer nested too deeply")) from None
 
 
 def _error_from(server: str, response: httpx.Response) -> ApiError:
@@ -213,7 +234,7 @@ def _error_from(server: str, response: httpx.Response) -> ApiError:
     if not isinstance(body, dict):
         body = {}
     code = str(body.get("code") or f"http_{response.status_code}")
-    message = str(body.get("message") or response.reason_phrase or "The server refused.")
+    message = str(body.get("message") or response.reason_phrase or _("The server refused."))
     if response.status_code == 409:
         current = body.get("current")
         return Conflict(409, code, message, current=current if isinstance(current, dict) else None)
@@ -240,8 +261,10 @@ def _trouble(server: str, error: httpx.TransportError, timeout: float | None) ->
     if isinstance(error, _AnswerTooSlow):
         return str(error)
     if isinstance(error, httpx.TimeoutException) and not isinstance(error, httpx.ConnectTimeout):
-        return f"no answer from {server} within {timeout:g} s"
-    return f"cannot reach {server} ({_describe(error)})"
+        return _("no answer from {server} within {seconds} s").format(
+            server=server, seconds=f"{timeout:g}"
+        )
+    return _("cannot reach {server} ({error})").format(server=server, error=_describe(error))
 
 
 def sentence(text: str) -> str:
@@ -345,12 +368,18 @@ class ApiClient:
                     raise NotTheApi(
                         response.status_code,
                         "not_the_api",
-                        f"{self.server} does not answer like a Maxi Yatzy Daily server: "
-                        f"{request.url} sent more than {MAX_ANSWER_BYTES // 2**20} MiB.",
+                        _(
+                            "{server} does not answer like a Maxi Yatzy Daily server: {url} "
+                            "sent more than {size} MiB."
+                        ).format(
+                            server=self.server, url=request.url, size=MAX_ANSWER_BYTES // 2**20
+                        ),
                     )
                 if self._clock() - started > self.deadline:
                     raise _AnswerTooSlow(
-                        f"no whole answer from {self.server} within {self.deadline:g} s",
+                        _("no whole answer from {server} within {seconds} s").format(
+                            server=self.server, seconds=f"{self.deadline:g}"
+                        ),
                         request=request,
                     )
         finally:
@@ -404,8 +433,14 @@ class ApiClient:
                     raise ConnectionLost(trouble) from error
                 wait = self._backoff(attempt)
                 self.notify(
-                    f"{sentence(trouble)}; "
-                    f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
+                    _(
+                        "{trouble}; retrying in {seconds} s (attempt {attempt} of {attempts})."
+                    ).format(
+                        trouble=sentence(trouble),
+                        seconds=f"{wait:g}",
+                        attempt=attempt + 1,
+                        attempts=self.max_attempts,
+                    )
                 )
                 self._sleep(wait)
                 continue
@@ -421,8 +456,10 @@ class ApiClient:
                 wait = self._backoff(attempt) if asked is None else asked
                 if wait <= self.max_wait:
                     self.notify(
-                        f"The server is throttling requests ({failure.message}); "
-                        f"waiting {wait:g} s as it asks."
+                        _(
+                            "The server is throttling requests ({message}); waiting {seconds} s "
+                            "as it asks."
+                        ).format(message=failure.message, seconds=f"{wait:g}")
                     )
                     self._sleep(wait)
                     continue
@@ -431,8 +468,16 @@ class ApiClient:
                 wait = max(failure.retry_after or 0.0, self._backoff(attempt))
                 if wait <= self.max_wait:
                     self.notify(
-                        f"The server is unavailable ({status}: {failure.message}); "
-                        f"retrying in {wait:g} s (attempt {attempt + 1} of {self.max_attempts})."
+                        _(
+                            "The server is unavailable ({status}: {message}); retrying in "
+                            "{seconds} s (attempt {attempt} of {attempts})."
+                        ).format(
+                            status=status,
+                            message=failure.message,
+                            seconds=f"{wait:g}",
+                            attempt=attempt + 1,
+                            attempts=self.max_attempts,
+                        )
                     )
                     self._sleep(wait)
                     continue

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import yatzy
+from client.i18n import _, ngettext, pgettext
 from client.storage import RoundRecord, Slot
 
 BoxName = Callable[[str], str]
@@ -138,7 +139,7 @@ def _seed_bytes(report: Report, seed: str) -> bytes | None:
     except ValueError:
         raw = b""
     if len(raw) != 32:
-        report.check(False, f"the seed is not 32 bytes in hex: {seed}")
+        report.check(False, _("the seed is not 32 bytes in hex: {seed}").format(seed=seed))
         return None
     return raw
 
@@ -153,42 +154,73 @@ def _check_commitments(
     day_record: tuple[str, str] | None,
 ) -> None:
     report.notes.insert(0, f"sha256(seed) = {digest}")
+    matches = digest == state.get("commitment")
     report.check(
-        digest == state.get("commitment"),
-        "sha256(seed) equals the round's commitment"
-        + ("" if digest == state.get("commitment") else f" {state.get('commitment')}: NOT"),
+        matches,
+        _("sha256(seed) equals the round's commitment")
+        if matches
+        else _("sha256(seed) equals the round's commitment {commitment}: NOT").format(
+            commitment=state.get("commitment")
+        ),
     )
     if challenge is not None:
         report.check(
             digest == challenge.get("commitment"),
-            f"it equals the commitment published for the day {challenge.get('date')}",
+            _("it equals the commitment published for the day {date}").format(
+                date=challenge.get("date")
+            ),
         )
         if challenge.get("seed") is not None:
             report.check(
                 challenge.get("seed") == state.get("seed"),
-                "the day's revealed seed is this round's seed",
+                _("the day's revealed seed is this round's seed"),
             )
     if day_record is not None:
         commitment, seen_at = day_record
         report.check(
             digest == commitment,
-            f"it equals the day's commitment this client saw at {seen_at}, before the reveal"
-            + ("" if digest == commitment else f" ({commitment}): NOT"),
+            (
+                _("it equals the day's commitment this client saw at {seen_at}, before the reveal")
+                if digest == commitment
+                else _(
+                    "it equals the day's commitment this client saw at {seen_at}, before the "
+                    "reveal ({commitment}): NOT"
+                )
+            ).format(seen_at=seen_at, commitment=commitment),
         )
     if record is not None and record.actions() and record.commitment is None:
         # Moves made here, and no commitment ever shown (the journal keeps the first one
         # seen): the seed told now was never committed to before play.
         report.check(
             False,
-            "this client played the round without ever being shown its commitment: the "
-            "seed was not committed to before play",
+            _(
+                "this client played the round without ever being shown its commitment: the "
+                "seed was not committed to before play"
+            ),
         )
     if record is not None and record.commitment is not None:
-        when = "while the seed was hidden" if record.seed_hidden_when_seen else "(seed shown)"
+        matches = digest == record.commitment
+        if record.seed_hidden_when_seen:
+            text = (
+                _("it equals the commitment this client saw at {seen_at} while the seed was hidden")
+                if matches
+                else _(
+                    "it equals the commitment this client saw at {seen_at} while the seed was "
+                    "hidden ({commitment}): NOT"
+                )
+            )
+        else:
+            text = (
+                _("it equals the commitment this client saw at {seen_at} (seed shown)")
+                if matches
+                else _(
+                    "it equals the commitment this client saw at {seen_at} (seed shown) "
+                    "({commitment}): NOT"
+                )
+            )
         report.check(
-            digest == record.commitment,
-            f"it equals the commitment this client saw at {record.commitment_seen_at} {when}"
-            + ("" if digest == record.commitment else f" ({record.commitment}): NOT"),
+            matches,
+            text.format(seen_at=record.commitment_seen_at, commitment=record.commitment),
         )
 
 
@@ -239,8 +271,15 @@ def _replay(
                     disagreements += 1
                     report.check(
                         False,
-                        f"turn {turn + 1} roll {rolls_used + 1}: the engine rolled "
-                        f"{_dice_text(dice)}, SPEC §3 gives {_dice_text(independent)}",
+                        _(
+                            "turn {turn} roll {roll}: the engine rolled {engine}, "
+                            "SPEC §3 gives {spec}"
+                        ).format(
+                            turn=turn + 1,
+                            roll=rolls_used + 1,
+                            engine=_dice_text(dice),
+                            spec=_dice_text(independent),
+                        ),
                     )
                 report.rolls_checked += 1
                 line.rolls.append(RollLine(hold, dice, None))
@@ -255,9 +294,16 @@ def _replay(
                 report.turns.append(line)
                 line = TurnLine(turn=game.turn)
             else:
-                raise yatzy.InvalidActionError(f"unknown action {dict(action)!r}")
+                raise yatzy.InvalidActionError(
+                    _("unknown action {action}").format(action=repr(dict(action)))
+                )
         except yatzy.YatzyError as error:
-            report.check(False, f"action {number} of the log is illegal: {error}")
+            report.check(
+                False,
+                _("action {number} of the log is illegal: {error}").format(
+                    number=number, error=error
+                ),
+            )
             return None
     replay.at[(game.turn, game.rolls_used)] = (game.dice, game.total)
     if line.rolls:
@@ -302,7 +348,15 @@ def points_text(points: object) -> str:
     >>> points_text(1), points_text(0), points_text(18)
     ('1 point', '0 points', '18 points')
     """
-    return f"{points} point" if points == 1 else f"{points} points"
+    return ngettext("{points} point", "{points} points", _count(points)).format(points=points)
+
+
+def _count(points: object) -> int:
+    """The number that picks the plural form of ``points`` (English's: one for 1, else
+    the plural, as for a points value that is no number)."""
+    if isinstance(points, int):
+        return points
+    return 1 if points == 1 else 0
 
 
 def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
@@ -315,12 +369,21 @@ def _move_text(event: Mapping[str, Any], roll: int, box_name: BoxName) -> str:
     ('roll 1', 'roll 1 keeping dice 1')
     """
     if event.get("type") == "score":
-        points = f" ({points_text(event['points'])})" if event.get("points") is not None else ""
-        return f"{box_name(str(event.get('category')))}{points} after roll {roll}"
+        box = box_name(str(event.get("category")))
+        if event.get("points") is None:
+            return _("{box} after roll {roll}").format(box=box, roll=roll)
+        points = event["points"]
+        return ngettext(
+            "{box} ({points} point) after roll {roll}",
+            "{box} ({points} points) after roll {roll}",
+            _count(points),
+        ).format(box=box, points=points, roll=roll)
     kept = " ".join(str(p + 1) for p in sorted(event.get("hold") or []))
     if not roll and not kept:
-        return "roll 1"
-    return f"roll {roll + 1} keeping {'dice ' + kept if kept else 'none'}"
+        return _("roll {roll}").format(roll=1)
+    if kept:
+        return _("roll {roll} keeping dice {dice}").format(roll=roll + 1, dice=kept)
+    return _("roll {roll} keeping none").format(roll=roll + 1)
 
 
 def _same_move(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
@@ -363,8 +426,10 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
         turn, roll = _slot(extra)
         problem(
             turn,
-            f"this client's journal has {_move_text(extra, roll, box_name)} as well, a second "
-            "action at the same point of the round, which no server's log can hold",
+            _(
+                "this client's journal has {move} as well, a second action at the same point "
+                "of the round, which no server's log can hold"
+            ).format(move=_move_text(extra, roll, box_name)),
         )
 
     here: set[int] = set()
@@ -382,14 +447,17 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
             if not _same_move(mine, step.action):
                 problem(
                     turn,
-                    f"this client's {_move_text(mine, roll, box_name)}, the server's log "
-                    f"has {_move_text(theirs, roll, box_name)} instead",
+                    _("this client's {mine}, the server's log has {theirs} instead").format(
+                        mine=_move_text(mine, roll, box_name),
+                        theirs=_move_text(theirs, roll, box_name),
+                    ),
                 )
             elif mine.get("type") == "score" and mine.get("points") != step.points:
                 problem(
                     turn,
-                    f"this client was shown {_move_text(mine, roll, box_name)}, the seed "
-                    f"gives {step.points}",
+                    _("this client was shown {move}, the seed gives {points}").format(
+                        move=_move_text(mine, roll, box_name), points=step.points
+                    ),
                 )
         elif slot in refused:
             # This client was playing here: its action was refused as stale (409). The
@@ -399,18 +467,23 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
             if not any(_same_move(sent, step.action) for sent in refused[slot]):
                 problem(
                     turn,
-                    f"this client's {_move_text(refused[slot][-1], roll, box_name)} was "
-                    "refused as stale (409: the round had moved on), and the server's log "
-                    f"has {_move_text(theirs, roll, box_name)} there, which this client did "
-                    "not make (unless it was made in another window at that moment)",
+                    _(
+                        "this client's {mine} was refused as stale (409: the round had moved "
+                        "on), and the server's log has {theirs} there, which this client did "
+                        "not make (unless it was made in another window at that moment)"
+                    ).format(
+                        mine=_move_text(refused[slot][-1], roll, box_name),
+                        theirs=_move_text(theirs, roll, box_name),
+                    ),
                 )
         elif elsewhere(slot):
             away.add(turn)
         else:
             problem(
                 turn,
-                f"the server's log has {_move_text(theirs, roll, box_name)}, which this "
-                "client did not make",
+                _("the server's log has {move}, which this client did not make").format(
+                    move=_move_text(theirs, roll, box_name)
+                ),
             )
     for slot, mine in acks.items():
         if slot not in server:
@@ -420,11 +493,13 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
                 boxes[turn] = str(mine.get("category"))
             problem(
                 turn,
-                f"this client's {_move_text(mine, roll, box_name)} is missing from the "
-                "server's log",
+                _("this client's {move} is missing from the server's log").format(
+                    move=_move_text(mine, roll, box_name)
+                ),
             )
 
-    totals: dict[str, tuple[int, int]] = {}
+    # Where a total shown differs (turn and roll), the total shown and the log's.
+    totals: dict[Slot, tuple[int, int]] = {}
     cursor: Slot = (0, 0)
     drawn: set[tuple[Slot, tuple[int, ...], object]] = set()
     for event in record.events:
@@ -447,27 +522,35 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
             if slot < cursor and not redrawn:
                 problem(
                     slot[0],
-                    f"the server showed roll {slot[1]} after it had shown a later state",
+                    _("the server showed roll {roll} after it had shown a later state").format(
+                        roll=slot[1]
+                    ),
                 )
             cursor = max(cursor, slot)
         turn, roll = slot
         if slot not in replay.at:
-            shown = f" ({_dice_text(dice)})" if dice else ""
             problem(
                 turn,
-                f"this client was shown roll {roll}{shown}, which the server's log never reaches",
+                _(
+                    "this client was shown roll {roll} ({dice}), which the server's log never "
+                    "reaches"
+                ).format(roll=roll, dice=_dice_text(dice))
+                if dice
+                else _(
+                    "this client was shown roll {roll}, which the server's log never reaches"
+                ).format(roll=roll),
             )
             continue
         dice_then, total_then = replay.at[slot]
         if dice and roll and tuple(dice) != dice_then:
             problem(
                 turn,
-                f"roll {roll}: the seed gives {_dice_text(dice_then)}, but this client was "
-                f"shown {_dice_text(dice)}",
+                _(
+                    "roll {roll}: the seed gives {seed_dice}, but this client was shown {shown}"
+                ).format(roll=roll, seed_dice=_dice_text(dice_then), shown=_dice_text(dice)),
             )
         if event.get("total") is not None and event["total"] != total_then:
-            where = f"after turn {turn}" if roll == 0 else f"at turn {turn + 1} roll {roll}"
-            totals.setdefault(where, (int(event["total"]), total_then))
+            totals.setdefault(slot, (int(event["total"]), total_then))
 
     states = record.states_shown()
     for line in report.turns:
@@ -490,28 +573,53 @@ def _check_journal(report: Report, replay: Replay, record: RoundRecord, box_name
             else "elsewhere"
         )
     for turn in sorted(problems):
-        name = f" ({box_name(boxes[turn])})" if turn in boxes else ""
         text = "; ".join(dict.fromkeys(problems[turn]))
-        report.check(False, f"turn {turn + 1}{name}: {text}")
-    wrong = list(totals.items())
-    for where, (shown_total, replayed) in dict(wrong[:1] + wrong[-1:]).items():
         report.check(
             False,
-            f"{where} this client was shown the total {shown_total}, the server's log "
-            f"gives {replayed}",
+            _("turn {turn} ({box}): {problems}").format(
+                turn=turn + 1, box=box_name(boxes[turn]), problems=text
+            )
+            if turn in boxes
+            else _("turn {turn}: {problems}").format(turn=turn + 1, problems=text),
+        )
+    wrong = list(totals.items())
+    for (turn, roll), (shown_total, replayed) in dict(wrong[:1] + wrong[-1:]).items():
+        where = (
+            _(
+                "after turn {turn} this client was shown the total {shown}, the server's log "
+                "gives {log}"
+            )
+            if roll == 0
+            else _(
+                "at turn {turn} roll {roll} this client was shown the total {shown}, the "
+                "server's log gives {log}"
+            )
+        )
+        report.check(
+            False,
+            where.format(
+                turn=turn if roll == 0 else turn + 1, roll=roll, shown=shown_total, log=replayed
+            ),
         )
     elsewhere_turns = sorted(away - here - set(problems))
     if elsewhere_turns:
         report.notes.append(
-            f"Turn(s) {_turn_list(elsewhere_turns)} were played elsewhere (not in this "
-            "machine's journal): their moves are not checked against it, only replayed."
+            ngettext(
+                "Turn(s) {turns} were played elsewhere (not in this machine's journal): their "
+                "moves are not checked against it, only replayed.",
+                "Turn(s) {turns} were played elsewhere (not in this machine's journal): their "
+                "moves are not checked against it, only replayed.",
+                len(elsewhere_turns),
+            ).format(turns=_turn_list(elsewhere_turns))
         )
     if not problems and not totals:
         report.check(
             True,
-            f"the server's log has each of the {len(acks)} moves made here, as made, and "
-            f"none that was not; {report.rolls_seen} rolls compared with the dice shown "
-            "here, and the totals shown match",
+            _(
+                "the server's log has each of the {moves} moves made here, as made, and none "
+                "that was not; {rolls} rolls compared with the dice shown here, and the totals "
+                "shown match"
+            ).format(moves=len(acks), rolls=report.rolls_seen),
         )
 
 
@@ -532,39 +640,68 @@ def _turn_list(turns: Sequence[int]) -> str:
     )
 
 
+def _sum_name(key: str) -> str:
+    """The name of one of a scorecard's sums (``upper_total``: ``upper total``)."""
+    names = {
+        "upper_total": pgettext("verify", "upper total"),
+        "bonus": pgettext("verify", "bonus"),
+        "extra_bonus": pgettext("verify", "extra bonus"),
+        "total": pgettext("verify", "total"),
+    }
+    return names.get(key, key.replace("_", " "))
+
+
 def _check_totals(
-    report: Report, game: yatzy.Game, state: Mapping[str, Any], *, who: str = "the round"
+    report: Report, game: yatzy.Game, state: Mapping[str, Any], *, who: str | None = None
 ) -> None:
+    """The scorecard and sums of ``state`` against the engine's; ``who`` names whose
+    (the round, else the computer's game) at the start of each check."""
+    who = pgettext("verify", "the round") if who is None else who
     scorecard = state.get("scorecard") or {}
     differing = [
-        f"{box}: server {scorecard.get(box)}, engine {points}"
+        _("{box}: server {server}, engine {engine}").format(
+            box=box, server=scorecard.get(box), engine=points
+        )
         for box, points in game.scorecard.items()
         if scorecard.get(box) != points
     ]
     extra = sorted(set(scorecard) - set(game.scorecard))
     report.check(
         not differing and not extra,
-        f"{who}: all {len(game.scorecard)} boxes of the scorecard match the engine"
+        ngettext(
+            "{who}: all {count} boxes of the scorecard match the engine",
+            "{who}: all {count} boxes of the scorecard match the engine",
+            len(game.scorecard),
+        ).format(who=who, count=len(game.scorecard))
         if not differing and not extra
-        else f"{who}: the scorecard differs ({'; '.join(differing + extra)})",
+        else _("{who}: the scorecard differs ({differences})").format(
+            who=who, differences="; ".join(differing + extra)
+        ),
     )
     sums = [key for key in ("upper_total", "bonus", "extra_bonus", "total") if key in state]
     for key in sums:
         if state[key] != getattr(game, key):
             report.check(
                 False,
-                f"{who}: {key.replace('_', ' ')} {getattr(game, key)}, "
-                f"but the server says {state[key]}",
+                _("{who}: {sum} {engine}, but the server says {server}").format(
+                    who=who, sum=_sum_name(key), engine=getattr(game, key), server=state[key]
+                ),
             )
     if "total" not in state:
         # No total to check is no total verified: "VERIFIED" says the total follows.
-        report.check(False, f"{who}: the server gives no total (the engine's is {game.total})")
+        report.check(
+            False,
+            _("{who}: the server gives no total (the engine's is {total})").format(
+                who=who, total=game.total
+            ),
+        )
     elif all(state[key] == getattr(game, key) for key in sums):
         report.check(
             True,
-            f"{who}: "
-            + ", ".join(f"{key.replace('_', ' ')} {getattr(game, key)}" for key in sums)
-            + " as the server says",
+            _("{who}: {sums} as the server says").format(
+                who=who,
+                sums=", ".join(f"{_sum_name(key)} {getattr(game, key)}" for key in sums),
+            ),
         )
 
 
@@ -575,13 +712,19 @@ def _check_opponent(
     for recorded in opponent.get("turns", []):
         turn = int(recorded.get("turn", -1))
         if turn != bot.turn:
-            report.check(False, f"the computer's turns are out of order at turn {turn + 1}")
+            report.check(
+                False,
+                _("the computer's turns are out of order at turn {turn}").format(turn=turn + 1),
+            )
             return None
         line = TurnLine(turn=turn)
         rolls = [tuple(r) for r in recorded.get("rolls", [])]
         holds = [tuple(sorted(h)) for h in recorded.get("holds", [])]
         if len(holds) != len(rolls) - 1:
-            report.check(False, f"the computer's turn {turn + 1}: one hold before each reroll")
+            report.check(
+                False,
+                _("the computer's turn {turn}: one hold before each reroll").format(turn=turn + 1),
+            )
             return None
         try:
             for index, shown in enumerate(rolls):
@@ -592,8 +735,15 @@ def _check_opponent(
                 if dice != shown:
                     report.check(
                         False,
-                        f"the computer's turn {turn + 1} roll {index + 1}: the seed gives "
-                        f"{_dice_text(dice)}, the server showed {_dice_text(shown)}",
+                        _(
+                            "the computer's turn {turn} roll {roll}: the seed gives "
+                            "{seed_dice}, the server showed {shown}"
+                        ).format(
+                            turn=turn + 1,
+                            roll=index + 1,
+                            seed_dice=_dice_text(dice),
+                            shown=_dice_text(shown),
+                        ),
                     )
             category = str(recorded.get("category"))
             before = bot.extra_bonus
@@ -603,24 +753,53 @@ def _check_opponent(
             line.extra_bonus = bot.extra_bonus - before
             said_extra = recorded.get("extra_bonus")
         except yatzy.YatzyError as error:
-            report.check(False, f"the computer's turn {turn + 1} is illegal: {error}")
+            report.check(
+                False,
+                _("the computer's turn {turn} is illegal: {error}").format(
+                    turn=turn + 1, error=error
+                ),
+            )
             return None
         if line.points != line.server_points:
             report.check(
                 False,
-                f"the computer's turn {turn + 1}: {line.category} gives {line.points}, "
-                f"the server says {line.server_points}",
+                _(
+                    "the computer's turn {turn}: {box} gives {points}, the server says {server}"
+                ).format(
+                    turn=turn + 1, box=line.category, points=line.points, server=line.server_points
+                ),
             )
         if said_extra is not None and said_extra != line.extra_bonus:
             report.check(
                 False,
-                f"the computer's turn {turn + 1}: {line.category} earns an extra bonus of "
-                f"{line.extra_bonus}, the server says {said_extra}",
+                _(
+                    "the computer's turn {turn}: {box} earns an extra bonus of {bonus}, the "
+                    "server says {server}"
+                ).format(
+                    turn=turn + 1, box=line.category, bonus=line.extra_bonus, server=said_extra
+                ),
             )
         report.opponent_turns.append(line)
-    report.check(True, f"the computer's {len(report.opponent_turns)} turns replay on the seed")
-    _check_totals(report, bot, opponent, who="the computer")
+    report.check(
+        True,
+        ngettext(
+            "the computer's {count} turns replay on the seed",
+            "the computer's {count} turns replay on the seed",
+            len(report.opponent_turns),
+        ).format(count=len(report.opponent_turns)),
+    )
+    _check_totals(report, bot, opponent, who=pgettext("verify", "the computer"))
     return bot
+
+
+def _result_name(result: object) -> str:
+    """A game's result (``win``, ``loss``, ``draw``) in words; another as it is."""
+    names = {
+        "win": pgettext("verify result", "win"),
+        "loss": pgettext("verify result", "loss"),
+        "draw": pgettext("verify result", "draw"),
+    }
+    return names.get(str(result), str(result))
 
 
 def verify_round(
@@ -650,9 +829,10 @@ def verify_round(
     seed = state.get("seed")
     if not seed:
         raise NotVerifiable(
-            f"The seed of round {round_id} is not revealed yet (commitment "
-            f"{state.get('commitment')}). A daily's seed is shown once its day is over, "
-            "another game's once it is finished."
+            _(
+                "The seed of round {round} is not revealed yet (commitment {commitment}). A "
+                "daily's seed is shown once its day is over, another game's once it is finished."
+            ).format(round=round_id, commitment=state.get("commitment"))
         )
     report = Report(round_id=round_id, seed=str(seed))
     raw = _seed_bytes(report, str(seed))
@@ -666,12 +846,17 @@ def verify_round(
     try:
         rs = yatzy.get_ruleset(str(state.get("ruleset")), **rules)
     except yatzy.YatzyError as error:
-        report.check(False, f"the ruleset {state.get('ruleset')} {rules} is unknown: {error}")
+        report.check(
+            False,
+            _("the ruleset {ruleset} {options} is unknown: {error}").format(
+                ruleset=state.get("ruleset"), options=rules, error=error
+            ),
+        )
         return report
     if challenge is not None:
         report.check(
             challenge.get("rules") == rules and challenge.get("ruleset") == state.get("ruleset"),
-            f"the round plays the day's rules ({rs.name})",
+            _("the round plays the day's rules ({ruleset})").format(ruleset=rs.name),
         )
     actions = state.get("actions") or []
     replay = _replay(report, rs, raw, actions)
@@ -682,21 +867,26 @@ def verify_round(
     if report.stream_agrees:
         report.check(
             True,
-            f"{len(actions)} actions replayed: {turns_done} turns, {report.rolls_checked} "
-            "rolls recomputed from the seed (engine and SPEC §3 agree)",
+            ngettext(
+                "{actions} actions replayed: {turns} turns, {rolls} rolls recomputed from the "
+                "seed (engine and SPEC §3 agree)",
+                "{actions} actions replayed: {turns} turns, {rolls} rolls recomputed from the "
+                "seed (engine and SPEC §3 agree)",
+                len(actions),
+            ).format(actions=len(actions), turns=turns_done, rolls=report.rolls_checked),
         )
     if record is not None:
         report.journal = True
         _check_journal(report, replay, record, box_name)
     if state.get("dice") or game.dice:
+        same = list(state.get("dice") or []) == list(game.dice)
         report.check(
-            list(state.get("dice") or []) == list(game.dice),
-            f"the dice on the table now: {_dice_text(game.dice)}"
-            + (
-                ""
-                if list(state.get("dice") or []) == list(game.dice)
-                else f", but the server shows {_dice_text(state.get('dice') or [])}"
-            ),
+            same,
+            (
+                _("the dice on the table now: {dice}")
+                if same
+                else _("the dice on the table now: {dice}, but the server shows {server}")
+            ).format(dice=_dice_text(game.dice), server=_dice_text(state.get("dice") or [])),
         )
     _check_totals(report, game, state)
     if state.get("status") == "completed":
@@ -704,8 +894,21 @@ def verify_round(
         # would hide turns the server never showed.
         report.check(
             game.is_over,
-            f"the round is over: {turns_done} of {len(rs.categories)} boxes filled"
-            + ("" if game.is_over else ", but the server says it is completed"),
+            (
+                ngettext(
+                    "the round is over: {filled} of {count} boxes filled",
+                    "the round is over: {filled} of {count} boxes filled",
+                    len(rs.categories),
+                )
+                if game.is_over
+                else ngettext(
+                    "the round is over: {filled} of {count} boxes filled, but the server says "
+                    "it is completed",
+                    "the round is over: {filled} of {count} boxes filled, but the server says "
+                    "it is completed",
+                    len(rs.categories),
+                )
+            ).format(filled=turns_done, count=len(rs.categories)),
         )
     opponent = state.get("opponent")
     bot = _check_opponent(report, rs, raw, opponent) if isinstance(opponent, Mapping) else None
@@ -716,13 +919,26 @@ def verify_round(
             result = yatzy.result_of(game.total, bot.total)
             report.check(
                 state["result"] == result,
-                f"the result is a {result} ({game.total} against {bot.total})"
-                + ("" if state["result"] == result else f", but the server says {state['result']}"),
+                (
+                    _("the result is a {result} ({total} against {opponent})")
+                    if state["result"] == result
+                    else _(
+                        "the result is a {result} ({total} against {opponent}), but the server "
+                        "says {server}"
+                    )
+                ).format(
+                    result=_result_name(result),
+                    total=game.total,
+                    opponent=bot.total,
+                    server=_result_name(state["result"]),
+                ),
             )
         else:
             report.check(
                 False,
-                f"the server says the result is a {state['result']}, but its log does not "
-                "finish both games",
+                _(
+                    "the server says the result is a {result}, but its log does not finish "
+                    "both games"
+                ).format(result=_result_name(state["result"])),
             )
     return report

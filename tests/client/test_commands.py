@@ -768,7 +768,8 @@ def test_the_scorecard_has_the_servers_box_names_and_scores_by_them(tmp_path, mo
     terminal("register", "sven")
     status, out, _ = terminal("play", "--solo", "yatzy", keys=["r", "s chans", "q"])
     assert status == 0 and re.search(r"14 Chans \d+", out) and "15 Yatzy" in out
-    assert re.search(r"Chans: \d+ points\.", out)
+    # The client's own words follow the server's language too (client/locale).
+    assert re.search(r"Chans: \d+ poäng\.", out)
 
 
 def test_a_lost_connection_mid_round_resumes_on_the_next_play(ada):
