@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.segment import Segment
@@ -23,15 +24,18 @@ from rich.table import Table
 from rich.text import Text
 
 import yatzy
+from client.i18n import N_, _, ngettext, pgettext
 from client.verify import Report, TurnLine
 
 MODE_TITLES = {
-    "daily": "Daily",
-    "solo": "Solo",
-    "computer": "Against the computer",
-    "friend": "Friend challenge",
-    "party": "Party",
+    "daily": N_("Daily"),
+    "solo": N_("Solo"),
+    "computer": N_("Against the computer"),
+    "friend": N_("Friend challenge"),
+    "party": N_("Party"),
 }
+DATED_TITLES = {"daily": N_("Daily {date}"), "friend": N_("Friend challenge {date}")}
+"""The title of a round of a day's dice, with its date."""
 
 
 @dataclass(frozen=True)
@@ -107,10 +111,10 @@ def duration(seconds: float) -> str:
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:
-        return f"{hours}h {minutes:02d}m"
+        return _("{hours}h {minutes}m").format(hours=hours, minutes=f"{minutes:02d}")
     if minutes:
-        return f"{minutes}m {secs:02d}s"
-    return f"{secs}s"
+        return _("{minutes}m {seconds}s").format(minutes=minutes, seconds=f"{secs:02d}")
+    return _("{seconds}s").format(seconds=secs)
 
 
 def reset_countdown(
@@ -135,32 +139,46 @@ def reset_countdown(
     if closes and now < closes:
         left = duration((closes - now).total_seconds())
         if short:
-            return f"resets in {left}"
+            return _("resets in {left}").format(left=left)
         zone_name = str(challenge.get("time_zone") or "UTC")
         try:
             local = closes.astimezone(zoneinfo.ZoneInfo(zone_name))
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             local, zone_name = closes.astimezone(dt.UTC), "UTC"
-        return f"Daily resets in {left} ({local:%H:%M} {zone_name})"
+        return _("Daily resets in {left} ({time} {zone})").format(
+            left=left, time=f"{local:%H:%M}", zone=zone_name
+        )
     if reveal and now < reveal:
         left = duration((reveal - now).total_seconds())
-        return (
-            f"finish within {left}" if short else f"Day closed: finish within {left} (grace period)"
-        )
+        if short:
+            return _("finish within {left}").format(left=left)
+        return _("Day closed: finish within {left} (grace period)").format(left=left)
     return None
 
 
 def round_title(state: Mapping[str, Any], *, names: Names) -> str:
     """``Daily 2026-12-01 · Maxi Yatzy · ranked`` and the like."""
-    parts = [MODE_TITLES.get(str(state.get("mode")), str(state.get("mode")))]
-    if state.get("date") and state.get("mode") in ("daily", "friend"):
-        parts[0] += f" {state['date']}"
+    mode = str(state.get("mode"))
+    parts = [_(MODE_TITLES[mode]) if mode in MODE_TITLES else mode]
+    if state.get("date") and mode in DATED_TITLES:
+        parts[0] = _(DATED_TITLES[mode]).format(date=state["date"])
     parts.append(names.ruleset(state.get("ruleset")))
-    if state.get("mode") == "daily":
-        parts.append("ranked" if state.get("ranked") else "practice")
+    if mode == "daily":
+        parts.append(_("ranked") if state.get("ranked") else _("practice"))
     if state.get("level"):
-        parts.append(f"level {state['level']}")
+        parts.append(_("level {level}").format(level=state["level"]))
     return " · ".join(parts)
+
+
+def round_status(status: object) -> str:
+    """A round's status (``completed``, ``expired``) in the player's language; one this
+    client does not know as the server sent it."""
+    words = {
+        "in_progress": pgettext("round status", "in_progress"),
+        "completed": pgettext("round status", "completed"),
+        "expired": pgettext("round status", "expired"),
+    }
+    return words.get(str(status), str(status))
 
 
 def state_ruleset(state: Mapping[str, Any]) -> yatzy.Ruleset | None:
@@ -191,10 +209,12 @@ def pace_text(pace: yatzy.BonusPace) -> str:
     'bonus pace -12, 84 to go'
     """
     if pace["reached"]:
-        return f"bonus reached (+{pace['points']})"
+        return _("bonus reached (+{points})").format(points=pace["points"])
     if pace["missed"]:
-        return "bonus missed"
-    return f"bonus pace {signed(pace['pace'])}, {pace['needed']} to go"
+        return _("bonus missed")
+    return _("bonus pace {pace}, {needed} to go").format(
+        pace=signed(pace["pace"]), needed=pace["needed"]
+    )
 
 
 def status_line(state: Mapping[str, Any], pace: yatzy.BonusPace | None = None) -> Text:
@@ -202,12 +222,17 @@ def status_line(state: Mapping[str, Any], pace: yatzy.BonusPace | None = None) -
     final line)."""
     total = state.get("total", 0)
     if state.get("status") != "in_progress":
-        text = f"Round {state.get('status')} · total {total}"
+        text = _("Round {status} · total {total}").format(
+            status=round_status(state.get("status")), total=total
+        )
     else:
         rolls = state.get("roll", 0) + state.get("rolls_left", 0)
-        text = (
-            f"Turn {state.get('turn', 0) + 1} of {state.get('turns')} · "
-            f"roll {state.get('roll', 0)} of {rolls} · total {total}"
+        text = _("Turn {turn} of {turns} · roll {roll} of {rolls} · total {total}").format(
+            turn=state.get("turn", 0) + 1,
+            turns=state.get("turns"),
+            roll=state.get("roll", 0),
+            rolls=rolls,
+            total=total,
         )
     if pace is not None:
         text += f" · {pace_text(pace)}"
@@ -219,7 +244,7 @@ def dice_table(dice: Sequence[int], held: Collection[int], *, boxed: bool = True
     (``[3]`` and ``held`` under it, so it reads without colour too). ``boxed``: in a
     frame (six lines), else three lines."""
     if not dice:
-        return Text("No dice yet: roll (r).", style="dim")
+        return Text(_("No dice yet: roll (r)."), style="dim")
     table = Table(
         box=box.ROUNDED if boxed else None,
         show_header=True,
@@ -227,17 +252,17 @@ def dice_table(dice: Sequence[int], held: Collection[int], *, boxed: bool = True
         pad_edge=boxed,
         padding=(0, 1) if boxed else (0, 2, 0, 0),
     )
-    table.add_column("die", style="dim")
+    table.add_column(pgettext("dice", "die"), style="dim")
     for number in range(1, len(dice) + 1):
         table.add_column(str(number), justify="center", min_width=5 if boxed else 4)
-    faces: list[RenderableType] = [Text("face")]
+    faces: list[RenderableType] = [Text(pgettext("dice", "face"))]
     marks: list[RenderableType] = [Text("")]
     for position, face in enumerate(dice):
         is_held = position in held
         faces.append(
             Text(f"[{face}]", style="bold reverse") if is_held else Text(f" {face} ", style="bold")
         )
-        marks.append(Text("held" if is_held else "", style="cyan"))
+        marks.append(Text(pgettext("dice", "held") if is_held else "", style="cyan"))
     table.add_row(*faces)
     table.add_row(*marks)
     return table
@@ -282,7 +307,7 @@ def _card_rows(
         if pace and category in par:
             ahead = pace["boxes"].get(category)
             if ahead is None:
-                pace_cell = Text(f"par {par[category]:g}", style="dim")
+                pace_cell = Text(_("par {par}").format(par=f"{par[category]:g}"), style="dim")
             else:
                 pace_cell = Text(signed(ahead), style="red" if ahead < 0 else "green")
         rows.append(
@@ -298,12 +323,12 @@ def _card_rows(
             upper_left -= 1
             if upper_left == 0 and pace:
                 rows.extend(_bonus_rows(state, pace, opponent))
-    for key, label in (("extra_bonus", "Extra bonus"),):
+    for key, label in (("extra_bonus", N_("Extra bonus")),):
         if state.get(key) or opponent.get(key):
             rows.append(
                 _CardRow(
                     "",
-                    Text(label, style="dim"),
+                    Text(_(label), style="dim"),
                     Text(str(state.get(key, 0))),
                     theirs=theirs(opponent.get(key)),
                 )
@@ -311,7 +336,7 @@ def _card_rows(
     rows.append(
         _CardRow(
             "",
-            Text("Total", style="bold"),
+            Text(_("Total"), style="bold"),
             Text(str(state.get("total", 0)), style="bold"),
             theirs=theirs(opponent.get("total")),
         )
@@ -326,22 +351,25 @@ def _bonus_rows(
     left to reach it: the numbers of :func:`yatzy.bonus_pace`."""
     threshold = pace["threshold"]
     if pace["reached"]:
-        lead, left = Text("reached", style="green"), Text("")
+        lead, left = Text(pgettext("bonus", "reached"), style="green"), Text("")
     elif pace["missed"]:
-        lead, left = Text("missed", style="red"), Text("")
+        lead, left = Text(pgettext("bonus", "missed"), style="red"), Text("")
     else:
         lead = Text(signed(pace["pace"]), style="red" if pace["pace"] < 0 else "green")
-        left = Text(f"{pace['needed']} to go")
+        left = Text(_("{needed} to go").format(needed=pace["needed"]))
     upper = _CardRow(
         "",
-        Text("Upper total", style="dim"),
+        Text(_("Upper total"), style="dim"),
         Text(f"{state.get('upper_total', 0)}/{threshold}"),
         lead,
         Text(str(opponent.get("upper_total", "")) if opponent else ""),
     )
     bonus = _CardRow(
         "",
-        Text(f"Bonus {pace['points']} at {threshold}", style="dim"),
+        Text(
+            _("Bonus {points} at {threshold}").format(points=pace["points"], threshold=threshold),
+            style="dim",
+        ),
         Text(str(state.get("bonus", 0))),
         left,
         Text(str(opponent.get("bonus", "")) if opponent else ""),
@@ -371,12 +399,13 @@ def scorecard_table(
         if index:
             table.add_column("│", style="dim", no_wrap=True)
         table.add_column("#", justify="right", style="dim", no_wrap=True)
-        table.add_column("box", no_wrap=True, overflow="ellipsis", max_width=name_width)
-        table.add_column("you", justify="right", no_wrap=True)
+        table.add_column(_("box"), no_wrap=True, overflow="ellipsis", max_width=name_width)
+        table.add_column(_("you"), justify="right", no_wrap=True)
         if any(row.pace.plain for row in half):
-            table.add_column("pace", justify="right", no_wrap=True)
+            table.add_column(_("pace"), justify="right", no_wrap=True)
         if opponent:
-            table.add_column("computer" if columns == 1 else "comp.", justify="right", no_wrap=True)
+            heading = _("computer") if columns == 1 else _("comp.")
+            table.add_column(heading, justify="right", no_wrap=True)
     for line in range(height):
         cells: list[RenderableType] = []
         for index, half in enumerate(halves):
@@ -419,7 +448,7 @@ class Cropped:
             yield Segment.line()
 
 
-TOO_SMALL = (
+TOO_SMALL = N_(
     "The window is too small for the round: make it bigger (80x24 fits every game), "
     "then l draws it again."
 )
@@ -511,7 +540,7 @@ class RoundScreen:
                 # Smaller than any layout: rather than a screen that scrolls (its top
                 # gone) or dice cut off at the edge, say so, over the turn and the
                 # messages; "l" draws the round again once the window is bigger.
-                notice = Text(TOO_SMALL, style="bold yellow")
+                notice = Text(_(TOO_SMALL), style="bold yellow")
                 chosen = lines(notice)[: self.height] + lines(status)
                 chosen = chosen[: self.height]
                 for line in chosen:
@@ -558,12 +587,23 @@ def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, nam
     for index, dice in enumerate(rolls):
         if index:
             kept = [rolls[index - 1][p] for p in holds[index - 1]]
-            steps.append(f"keeps {' '.join(map(str, kept)) or 'nothing'}")
+            steps.append(
+                _("keeps {dice}").format(dice=" ".join(map(str, kept)))
+                if kept
+                else _("keeps nothing")
+            )
         steps.append(" ".join(map(str, dice)))
-    text = Text(f"Computer ({level}), turn {line.get('turn', 0) + 1}: ", style="bold blue")
+    turn = line.get("turn", 0) + 1
+    text = Text(
+        _("Computer ({level}), turn {turn}:").format(level=level, turn=turn) + " ",
+        style="bold blue",
+    )
     text.append(" → ".join(steps))
     points = scored_points(line.get("points"), line.get("extra_bonus") or 0)
-    text.append(f" → {names.box(line.get('category'))} {points} (total {total})", style="blue")
+    scored = _("{box} {points} (total {total})").format(
+        box=names.box(line.get("category")), points=points, total=total
+    )
+    text.append(f" → {scored}", style="blue")
     return text
 
 
@@ -580,7 +620,7 @@ def scored_points(points: object, extra_bonus: int) -> str:
 def hint_table(hint: Mapping[str, Any], *, names: Names, limit: int = 6) -> RenderableType:
     """The best moves now, best first, with the final score each is expected to give:
     one run of text that wraps, so it takes few lines under the scorecard."""
-    text = Text("Best moves (expected final score): ", style="bold")
+    text = Text(_("Best moves (expected final score):") + " ", style="bold")
     dice = hint.get("dice", [])
     for index, move in enumerate(hint.get("moves", [])[:limit]):
         if index:
@@ -601,44 +641,59 @@ def move_text(move: Mapping[str, Any], dice: Sequence[int] = (), *, names: Names
     """
     kind = move.get("kind")
     if kind == "roll":
-        return "roll"
+        return pgettext("move", "roll")
     if kind == "hold":
         positions = move.get("hold") or []
         if not positions:
-            return "roll all dice again"
+            return _("roll all dice again")
         keep = " ".join(map(str, move.get("keep") or [dice[p] for p in positions]))
         numbers = " ".join(str(p + 1) for p in positions)
-        return f"keep {keep} (dice {numbers}) and roll"
-    return f"score {names.box(move.get('category'))} for {move.get('points')}"
+        return _("keep {keep} (dice {numbers}) and roll").format(keep=keep, numbers=numbers)
+    return _("score {box} for {points}").format(
+        box=names.box(move.get("category")), points=move.get("points")
+    )
 
 
 def challenge_summary(challenge: Mapping[str, Any], *, names: Names) -> Text:
     """The day: date, commitment (and seed once revealed), the player's score."""
-    text = Text(f"Daily {challenge.get('date')} · ", style="bold")
+    text = Text(_("Daily {date}").format(date=challenge.get("date")) + " · ", style="bold")
     text.append(names.ruleset(challenge.get("ruleset")))
-    text.append(f"\ncommitment {challenge.get('commitment')}")
+    # The two labels padded to one width, so the hashes start in one column.
+    labels = {"commitment": _("commitment"), "seed": _("seed")}
+    width = max(cell_len(label) for label in labels.values())
+    labels = {key: label + " " * (width - cell_len(label)) for key, label in labels.items()}
+    text.append(f"\n{labels['commitment']} {challenge.get('commitment')}")
     if challenge.get("seed"):
-        text.append(f"\nseed       {challenge.get('seed')}")
+        text.append(f"\n{labels['seed']} {challenge.get('seed')}")
     mine = challenge.get("my_round")
     if mine:
-        total = f"score {mine.get('total')}" if mine.get("total") is not None else "unfinished"
-        text.append(f"\nYour ranked round: {mine.get('status')} · {total}")
+        total = (
+            _("score {total}").format(total=mine.get("total"))
+            if mine.get("total") is not None
+            else _("unfinished")
+        )
+        text.append(
+            "\n"
+            + _("Your ranked round: {status} · {total}").format(
+                status=round_status(mine.get("status")), total=total
+            )
+        )
     return text
 
 
 BOARD_TITLES = {
-    "daily": "Today's dice",
-    "decisions": "Best decisions",
-    "best-day": "Best day",
-    "streaks": "Most days in a row",
-    "advent": "Advent",
+    "daily": N_("Today's dice"),
+    "decisions": N_("Best decisions"),
+    "best-day": N_("Best day"),
+    "streaks": N_("Most days in a row"),
+    "advent": N_("Advent"),
 }
 VALUE_TITLES = {
-    "daily": "score",
-    "decisions": "points lost",
-    "best-day": "best score",
-    "streaks": "longest",
-    "advent": "sum",
+    "daily": N_("score"),
+    "decisions": N_("points lost"),
+    "best-day": N_("best score"),
+    "streaks": N_("longest"),
+    "advent": N_("sum"),
 }
 
 
@@ -655,16 +710,17 @@ def _board_value(kind: str, value: Any) -> str:
 
 def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> RenderableType:
     """A page of a board; the player's own line marked."""
-    title = BOARD_TITLES.get(kind, kind) + (f" · {subtitle}" if subtitle else "")
+    title = _(BOARD_TITLES[kind]) if kind in BOARD_TITLES else kind
+    title += f" · {subtitle}" if subtitle else ""
     if page.get("frozen"):
-        title += " (final)"
+        title += " " + _("(final)")
     me = page.get("me") or {}
     table = Table(title=title, box=box.SIMPLE_HEAD, title_style="bold")
-    table.add_column("rank", justify="right")
-    table.add_column("player")
-    table.add_column(VALUE_TITLES.get(kind, "value"), justify="right")
+    table.add_column(_("rank"), justify="right")
+    table.add_column(_("player"))
+    table.add_column(_(VALUE_TITLES[kind]) if kind in VALUE_TITLES else _("value"), justify="right")
     if kind == "streaks":
-        table.add_column("current", justify="right")
+        table.add_column(_("current"), justify="right")
     table.add_column("")
     for entry in page.get("results", []):
         mine = bool(me) and entry.get("username") == me.get("username")
@@ -675,42 +731,54 @@ def board_table(kind: str, page: Mapping[str, Any], *, subtitle: str = "") -> Re
         ]
         if kind == "streaks":
             row.append(str(entry.get("current", "")))
-        row.append("◀ you" if mine else "")
+        row.append("◀ " + _("you") if mine else "")
         table.add_row(*row, style="bold cyan" if mine else None)
     lines: list[RenderableType] = [table]
     if not page.get("results") and page.get("count"):
         # Around the player, on a board with lines but none of theirs.
         lines.append(
             Text(
-                "You are not on this board yet: without --around-me it shows its first page.",
+                _("You are not on this board yet: without --around-me it shows its first page."),
                 style="dim",
             )
         )
     elif not page.get("results"):
-        lines.append(Text("No one on this board yet.", style="dim"))
+        lines.append(Text(_("No one on this board yet."), style="dim"))
     if page.get("analysed") is False:
         lines.append(
             Text(
-                "Not every round is analysed yet: a day's decisions are judged once its"
-                " dice are revealed, and its board fills up as the analysis runs.",
+                _(
+                    "Not every round is analysed yet: a day's decisions are judged once its"
+                    " dice are revealed, and its board fills up as the analysis runs."
+                ),
                 style="yellow",
             )
         )
     if page.get("min_days"):
-        lines.append(
-            Text(f"The mean over each player's days analysed, from {page['min_days']} days.")
+        days = page["min_days"]
+        mean = ngettext(
+            "The mean over each player's days analysed, from {days} days.",
+            "The mean over each player's days analysed, from {days} days.",
+            days,
         )
-    footer = Text(f"{page.get('count', 0)} on the board", style="dim")
+        lines.append(Text(mean.format(days=days)))
+    count = page.get("count", 0)
+    footer = Text(
+        ngettext("{count} on the board", "{count} on the board", count).format(count=count),
+        style="dim",
+    )
     if me:
         mine_value = _board_value(kind, me.get("value"))
-        footer.append(f" · you: #{me.get('rank')} with {mine_value}", style="bold")
+        you = _("you: #{rank} with {value}").format(rank=me.get("rank"), value=mine_value)
+        footer.append(f" · {you}", style="bold")
     expert = page.get("expert")
     if expert:
-        footer.append(
-            f" · expert (optimal play): {expert.get('value')}, rank #{expert.get('rank')}"
+        expert_text = _("expert (optimal play): {value}, rank #{rank}").format(
+            value=expert.get("value"), rank=expert.get("rank")
         )
+        footer.append(f" · {expert_text}")
     if page.get("next"):
-        footer.append(" · more: --page N")
+        footer.append(" · " + _("more: --page N"))
     lines.append(footer)
     return Group(*lines)
 
@@ -735,7 +803,16 @@ def game_kind(game: Mapping[str, Any]) -> str:
     ('computer', 'practice')
     """
     mode = str(game.get("mode"))
-    return "practice" if mode == "daily" and not game.get("ranked") else _one_line(mode)
+    if mode == "daily" and not game.get("ranked"):
+        return _("practice")
+    kinds = {
+        "daily": pgettext("game kind", "daily"),
+        "solo": pgettext("game kind", "solo"),
+        "computer": pgettext("game kind", "computer"),
+        "friend": pgettext("game kind", "friend"),
+        "party": pgettext("game kind", "party"),
+    }
+    return kinds.get(mode, _one_line(mode))
 
 
 def game_turns(game: Mapping[str, Any]) -> str:
@@ -762,7 +839,12 @@ def _game_details(game: Mapping[str, Any]) -> Text:
     return Text(text, no_wrap=True, overflow="ellipsis")
 
 
-GAME_STATUSES = {"in_progress": "playing", "completed": "done", "win": "won", "loss": "lost"}
+GAME_STATUSES = {
+    "in_progress": N_("playing"),
+    "completed": N_("done"),
+    "win": N_("won"),
+    "loss": N_("lost"),
+}
 
 
 def games_table(
@@ -772,14 +854,14 @@ def games_table(
     API lists them (newest first); each by the start of its id, as ``give-up`` takes it.
     Only the last column gives way on a narrow terminal."""
     table = Table(
-        title="Your games", box=box.SIMPLE_HEAD, title_style="bold", collapse_padding=True
+        title=_("Your games"), box=box.SIMPLE_HEAD, title_style="bold", collapse_padding=True
     )
-    for column in ("id", "game", "ruleset"):
+    for column in (_("id"), _("game"), _("ruleset")):
         table.add_column(column, no_wrap=True)
-    for column in ("turn", "points"):
+    for column in (_("turn"), _("points")):
         table.add_column(column, justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("day / against")
+    table.add_column(_("status"), no_wrap=True)
+    table.add_column(_("day / against"))
     others = [game for game in page.get("results", []) if game.get("status") != "in_progress"]
     for game in [*unfinished, *others]:
         status = str(game.get("result") or game.get("status"))
@@ -790,25 +872,48 @@ def games_table(
             names.ruleset(game.get("ruleset")),
             game_turns(game),
             str(game.get("total")),
-            GAME_STATUSES.get(status, status),
+            _(GAME_STATUSES[status]) if status in GAME_STATUSES else status,
             _game_details(game),
             style="bold" if playing else None,
         )
     lines: list[RenderableType] = [table]
     if not unfinished and not others:
-        lines.append(Text("No games here yet: `yatzy-play play` starts the day's.", style="dim"))
-    footer = Text(f"{len(unfinished)} unfinished · {page.get('count', 0)} in all", style="dim")
+        lines.append(Text(_("No games here yet: `yatzy-play play` starts the day's."), style="dim"))
+    count = page.get("count", 0)
+    footer = Text(
+        " · ".join(
+            [
+                ngettext("{count} unfinished", "{count} unfinished", len(unfinished)).format(
+                    count=len(unfinished)
+                ),
+                ngettext("{count} in all", "{count} in all", count).format(count=count),
+            ]
+        ),
+        style="dim",
+    )
     if page.get("next"):
-        footer.append(" · more: --page N")
+        footer.append(" · " + _("more: --page N"))
     lines.append(footer)
     if unfinished:
         lines.append(
             Text(
-                "`yatzy-play give-up ID` gives up an unfinished solo, computer or party game.",
+                _("`yatzy-play give-up ID` gives up an unfinished solo, computer or party game."),
                 style="dim",
             )
         )
     return Group(*lines)
+
+
+def door_state(state: str) -> str:
+    """A door's state (``played``, ``open``...) in the player's language."""
+    words = {
+        "played": pgettext("door", "played"),
+        "open": pgettext("door", "open"),
+        "missed": pgettext("door", "missed"),
+        "locked": pgettext("door", "locked"),
+        "empty": pgettext("door", "empty"),
+    }
+    return words.get(state, state)
 
 
 DOOR_STYLES = {
@@ -823,12 +928,12 @@ DOOR_STYLES = {
 def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
     """The 24 doors, six a row: each with its state, and score and rank once played."""
     table = Table(
-        title=f"Advent calendar {calendar.get('year')}",
+        title=_("Advent calendar {year}").format(year=calendar.get("year")),
         box=box.ROUNDED,
         show_header=False,
         title_style="bold",
     )
-    for _ in range(6):
+    for _column in range(6):
         table.add_column(justify="center", min_width=10)
     doors = calendar.get("doors", [])
     for start in range(0, len(doors), 6):
@@ -840,19 +945,19 @@ def advent_calendar(calendar: Mapping[str, Any]) -> RenderableType:
                 played = f"{door.get('score')}  #{door.get('rank') or '-'}"
                 cell.append(played, style=DOOR_STYLES[state])
             else:
-                cell.append(state, style=DOOR_STYLES.get(state, ""))
+                cell.append(door_state(state), style=DOOR_STYLES.get(state, ""))
             cells.append(cell)
         table.add_row(*cells)
-    footer = Text(f"Total {calendar.get('total', 0)}", style="bold")
+    footer = Text(_("Total {total}").format(total=calendar.get("total", 0)), style="bold")
     if calendar.get("rank"):
-        footer.append(f" · rank #{calendar['rank']} on the advent board")
+        rank = _("rank #{rank} on the advent board").format(rank=calendar["rank"])
+        footer.append(f" · {rank}")
     if any(door.get("state") in ("played", "missed") for door in doors):
         # Only doors with a daily behind them: an empty door has nothing to replay.
-        footer.append(
-            "\nPast doors open an unranked replay: "
-            f"yatzy-play play --date {calendar.get('year')}-12-DD (DD the door)",
-            style="dim",
-        )
+        replay = _(
+            "Past doors open an unranked replay: yatzy-play play --date {year}-12-DD (DD the door)"
+        ).format(year=calendar.get("year"))
+        footer.append(f"\n{replay}", style="dim")
     return Group(table, footer)
 
 
@@ -860,20 +965,23 @@ def rules_view(rules: Mapping[str, Any]) -> RenderableType:
     """A ruleset as the server describes it (``GET rulesets/{name}/``): the game, how a
     turn goes and the bonus, its boxes with an example roll each, its options."""
     head = Text(f"{rules.get('title')} ({rules.get('name')})", style="bold magenta")
-    head.append(
-        f" · {rules.get('dice')} dice · {rules.get('turns')} turns · "
-        f"maximum total {rules.get('max_total')}"
-    )
+    dice, turns = rules.get("dice"), rules.get("turns")
+    facts = [
+        ngettext("{count} dice", "{count} dice", _count(dice)).format(count=dice),
+        ngettext("{count} turns", "{count} turns", _count(turns)).format(count=turns),
+        _("maximum total {total}").format(total=rules.get("max_total")),
+    ]
+    head.append(" · " + " · ".join(facts))
     parts: list[RenderableType] = [head, Text(str(rules.get("summary", "")))]
     bonus = (rules.get("upper_bonus") or {}).get("text")
     for line in [*rules.get("rules", []), *([bonus] if bonus else [])]:
         parts.append(Text(f"• {line}"))
     boxes = Table(box=box.SIMPLE_HEAD)
     boxes.add_column("#", justify="right", style="dim")
-    boxes.add_column("box")
-    boxes.add_column("scores")
-    boxes.add_column("example", no_wrap=True)
-    boxes.add_column("pts", justify="right")
+    boxes.add_column(_("box"))
+    boxes.add_column(_("scores"))
+    boxes.add_column(_("example"), no_wrap=True)
+    boxes.add_column(_("pts"), justify="right")
     for number, rule in enumerate(rules.get("boxes", []), start=1):
         example = rule.get("example") or {}
         boxes.add_row(
@@ -886,14 +994,16 @@ def rules_view(rules: Mapping[str, Any]) -> RenderableType:
     parts.append(boxes)
     if rules.get("options"):
         options = Table(
-            title=f"Options (yatzy-play rules {rules.get('name')} -o NAME=VALUE)",
+            title=_("Options (yatzy-play rules {name} -o NAME=VALUE)").format(
+                name=rules.get("name")
+            ),
             box=box.SIMPLE_HEAD,
             title_justify="left",
         )
-        options.add_column("option", no_wrap=True)
-        options.add_column("now", justify="right")
-        options.add_column("default", justify="right")
-        options.add_column("allowed")
+        options.add_column(_("option"), no_wrap=True)
+        options.add_column(_("now"), justify="right")
+        options.add_column(_("default"), justify="right")
+        options.add_column(_("allowed"))
         options.add_column("")
         for option in rules["options"]:
             text = Text(f"{option.get('title')}: ", style="bold")
@@ -922,7 +1032,14 @@ def _allowed(option: Mapping[str, Any]) -> str:
     low, high = option.get("minimum"), option.get("maximum")
     if low is None or high is None:
         return ""
-    return f"{low}-{high}" + (" each" if option.get("kind") == "pair" else "")
+    if option.get("kind") == "pair":
+        return _("{low}-{high} each").format(low=low, high=high)
+    return f"{low}-{high}"
+
+
+def _count(value: object) -> int:
+    """A number from the server for choosing a plural form (2 for anything else)."""
+    return value if isinstance(value, int) else 2
 
 
 def _value(value: object) -> str:
@@ -935,10 +1052,10 @@ def _value(value: object) -> str:
 
 
 JOURNAL_MARKS = {
-    "here": ("played here", "green"),
-    "partly here": ("partly here", "green"),
-    "elsewhere": ("elsewhere: not checked", "dim"),
-    "differs": ("✗ differs", "bold red"),
+    "here": (N_("played here"), "green"),
+    "partly here": (N_("partly here"), "green"),
+    "elsewhere": (N_("elsewhere: not checked"), "dim"),
+    "differs": (N_("✗ differs"), "bold red"),
 }
 
 
@@ -946,13 +1063,14 @@ def _turn_text(line: TurnLine, names: Names) -> str:
     steps = []
     for index, roll in enumerate(line.rolls):
         if index:
-            steps.append("keep " + (" ".join(str(p + 1) for p in roll.hold) or "none"))
+            kept = " ".join(str(p + 1) for p in roll.hold)
+            steps.append(_("keep {dice}").format(dice=kept) if kept else _("keep none"))
         mark = "" if roll.seen is None else (" ✓" if roll.seen else " ✗")
         steps.append(" ".join(map(str, roll.dice)) + mark)
     box_text = (
         f"{names.box(line.category)} {scored_points(line.points, line.extra_bonus)}"
         if line.category
-        else "(unfinished)"
+        else _("(unfinished)")
     )
     return " → ".join([*steps, box_text])
 
@@ -961,25 +1079,26 @@ def verify_report(report: Report, *, names: Names = NO_NAMES) -> RenderableType:
     """What ``verify`` checked: each turn recomputed (and how it compares with this
     machine's journal), then each check, then the verdict."""
     parts: list[RenderableType] = [
-        Text(f"Round {report.round_id}", style="bold"),
-        Text(f"seed {report.seed}"),
+        Text(_("Round {id}").format(id=report.round_id), style="bold"),
+        Text(_("seed {seed}").format(seed=report.seed)),
     ]
-    for label, turns in (("you", report.turns), ("computer", report.opponent_turns)):
+    for title, turns in (
+        (N_("Recomputed from the seed (you)"), report.turns),
+        (N_("Recomputed from the seed (computer)"), report.opponent_turns),
+    ):
         if not turns:
             continue
-        table = Table(
-            title=f"Recomputed from the seed ({label})", box=box.SIMPLE_HEAD, title_justify="left"
-        )
-        table.add_column("turn", justify="right")
-        table.add_column("rolls (✓ = the dice shown during play)")
+        table = Table(title=_(title), box=box.SIMPLE_HEAD, title_justify="left")
+        table.add_column(_("turn"), justify="right")
+        table.add_column(_("rolls (✓ = the dice shown during play)"))
         journal = any(line.journal for line in turns)
         if journal:
-            table.add_column("journal")
+            table.add_column(_("journal"))
         for line in turns:
             row: list[RenderableType] = [str(line.turn + 1), Text(_turn_text(line, names))]
             if journal:
                 text, style = JOURNAL_MARKS.get(line.journal or "", ("", ""))
-                row.append(Text(text, style=style))
+                row.append(Text(_(text) if text else "", style=style))
             table.add_row(*row)
         parts.append(table)
     parts.extend(Text(note, style="dim") for note in report.notes)
@@ -989,33 +1108,43 @@ def verify_report(report: Report, *, names: Names = NO_NAMES) -> RenderableType:
     if not report.journal:
         parts.append(
             Text(
-                f"This machine has no journal of round {report.round_id} (it was not played "
-                "here): only the server's own log could be checked, against the seed and the "
-                "engine. A server that changed its log after play would pass; verify on the "
-                "machine it was played on to compare the log with what was shown there.",
+                _(
+                    "This machine has no journal of round {id} (it was not played "
+                    "here): only the server's own log could be checked, against the seed and the "
+                    "engine. A server that changed its log after play would pass; verify on the "
+                    "machine it was played on to compare the log with what was shown there."
+                ).format(id=report.round_id),
                 style="bold yellow",
             )
         )
     if not report.ok:
         parts.append(
             Text(
-                f"VERIFICATION FAILED: {len(report.failures)} difference(s).",
+                ngettext(
+                    "VERIFICATION FAILED: {count} difference(s).",
+                    "VERIFICATION FAILED: {count} difference(s).",
+                    len(report.failures),
+                ).format(count=len(report.failures)),
                 style="bold white on red",
             )
         )
     elif report.journal:
         parts.append(
             Text(
-                "VERIFIED: every die and the total follow from the committed seed, and the "
-                "server's log is what this machine played and was shown.",
+                _(
+                    "VERIFIED: every die and the total follow from the committed seed, and the "
+                    "server's log is what this machine played and was shown."
+                ),
                 style="bold green",
             )
         )
     else:
         parts.append(
             Text(
-                "VERIFIED against the server's own log only: every die and the total follow "
-                "from the committed seed (no journal here to compare the moves with).",
+                _(
+                    "VERIFIED against the server's own log only: every die and the total follow "
+                    "from the committed seed (no journal here to compare the moves with)."
+                ),
                 style="bold green",
             )
         )
@@ -1037,7 +1166,9 @@ def friend_target(view: Mapping[str, Any]) -> str | None:
     # score, the one thing the title is there to show, past the edge of the title.
     sharer = Text(_one_line(view.get("sharer")))
     sharer.truncate(SHARER_WIDTH, overflow="ellipsis")
-    return f"{sharer.plain}'s score to beat: {view['target']}"
+    return _("{sharer}'s score to beat: {target}").format(
+        sharer=sharer.plain, target=view["target"]
+    )
 
 
 SHARER_WIDTH = 20
@@ -1061,23 +1192,29 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
     """A friend challenge: who shared it, its rules, the target, and both cards once
     both are finished (with the upper totals and bonuses, so each column adds up)."""
     sharer = _one_line(view.get("sharer"))
-    head = Text(f"{sharer} challenges you", style="bold magenta")
+    head = Text(_("{sharer} challenges you").format(sharer=sharer), style="bold magenta")
     head.append(f" · {names.ruleset(view.get('ruleset'))}")
     if view.get("date"):
-        head.append(f" · the daily of {view['date']}")
+        head.append(" · " + _("the daily of {date}").format(date=view["date"]))
     if view.get("target") is not None:
-        head.append(f"\nScore to beat: {view['target']}")
+        head.append("\n" + _("Score to beat: {target}").format(target=view["target"]))
     elif view.get("view") == "blind":
-        head.append("\nBlind: you see their score once you finish.")
+        head.append("\n" + _("Blind: you see their score once you finish."))
     parts: list[RenderableType] = [head]
     mine, theirs = view.get("my_round") or {}, view.get("sharer_round") or {}
     if mine.get("status") and mine.get("status") != "in_progress":
-        parts.append(Text(f"Your round: {mine.get('status')} · {mine.get('total')}"))
+        parts.append(
+            Text(
+                _("Your round: {status} · {total}").format(
+                    status=round_status(mine.get("status")), total=mine.get("total")
+                )
+            )
+        )
     if theirs:
         rs = state_ruleset({"ruleset": view.get("ruleset"), "rules": view.get("options")})
-        table = Table(box=box.SIMPLE_HEAD, show_footer=True, title="Side by side")
-        table.add_column("box", footer="total")
-        table.add_column("you", justify="right", footer=str(mine.get("total")))
+        table = Table(box=box.SIMPLE_HEAD, show_footer=True, title=_("Side by side"))
+        table.add_column(_("box"), footer=_("total"))
+        table.add_column(_("you"), justify="right", footer=str(mine.get("total")))
         table.add_column(Text(sharer), justify="right", footer=str(theirs.get("total")))
         my_card = mine.get("scorecard") or {}
         their_card = theirs.get("scorecard") or {}
@@ -1087,7 +1224,7 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
             _sums(rs, their_card, theirs.get("total")),
             strict=True,
         )
-        labels = ["upper total", "bonus", "extra bonus"]
+        labels = [_("upper total"), _("bonus"), _("extra bonus")]
         rows = [(label, a, b) for label, (a, b) in zip(labels, sums, strict=True)]
         left = len(upper)
         for category, points in their_card.items():
@@ -1095,8 +1232,8 @@ def friend_view(view: Mapping[str, Any], *, names: Names) -> RenderableType:
             if category in upper:
                 left -= 1
                 if left == 0:
-                    for label, a, b in rows[:2]:
-                        table.add_row(Text(label, style="dim"), a, b, end_section=label == "bonus")
+                    for index, (label, a, b) in enumerate(rows[:2]):
+                        table.add_row(Text(label, style="dim"), a, b, end_section=index == 1)
         label, a, b = rows[2]
         if a not in ("", "0") or b not in ("", "0"):
             table.add_row(Text(label, style="dim"), a, b)

@@ -948,7 +948,8 @@ def test_a_terminal_that_cannot_show_every_character_gets_them_replaced_not_a_fa
     )
     assert main(["rules", "maxi"], app) == 0, err.getvalue()
     out = raw.getvalue().decode("ascii")
-    assert "Maxi Yatzy (maxi) ? 6 dice ? 20 turns" in out and "F?nfer" in out
+    # The client's own words in German too, the locale's language ("6 Würfel · 20 Züge").
+    assert "Maxi Yatzy (maxi) ? 6 W?rfel ? 20 Z?ge" in out and "F?nfer" in out
     assert err.getvalue() == ""
 
 
