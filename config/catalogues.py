@@ -182,6 +182,11 @@ def update() -> list[Path]:
         po.merge(ids)
         for entry in po.obsolete_entries():
             po.remove(entry)
+        # The language's own number of plural forms (polib gives every new entry two).
+        forms = int(PLURAL_FORMS[language].split("nplurals=")[1][0])
+        for entry in po:
+            if entry.msgid_plural:
+                entry.msgstr_plural = {n: entry.msgstr_plural.get(n, "") for n in range(forms)}
         written.append(_save(po, language, target, what="the terminal client's"))
     return written
 
@@ -241,7 +246,7 @@ def main(argv: list[str]) -> int:
         return 2
     written = compile_all()
     if written:
-        print(f"compiled {len(written)} message catalogue(s) under locale/")
+        print(f"compiled {len(written)} message catalogue(s) (locale/, client/locale/)")
     return 0
 
 

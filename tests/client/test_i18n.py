@@ -1,0 +1,169 @@
+"""The client's own words in the player's language: the locale's at start, then the
+language the server answers in (the profile's once logged in), the play screen in all 12
+languages within 80x24, and no English word left on a screen in another language."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import polib
+import pytest
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+import yatzy
+from client import i18n, play, render
+from client.__main__ import main
+from config import catalogues
+from tests.client.states import round_state
+from tests.client.test_commands import SERVER, Terminal
+
+SEED = bytes(range(32))
+OTHERS = [language for language in i18n.LANGUAGES if language != "en"]
+
+
+@pytest.fixture
+def locale(monkeypatch):
+    """Sets the terminal's locale (``LANG``), nothing overriding it."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+
+    def use(value: str) -> None:
+        monkeypatch.setenv("LANG", value)
+
+    return use
+
+
+def names_in(client, language: str) -> render.Names:
+    """The box names as the client gets them, in ``language`` (``GET rulesets/``)."""
+    answer = client.get("/api/v1/rulesets/", HTTP_ACCEPT_LANGUAGE=language)
+    assert answer.status_code == 200 and answer["Content-Language"] == language
+    return render.Names.from_rulesets(answer.json())
+
+
+def mid_game(ruleset: str) -> dict:
+    """A round at turn 6, rolled once, with five boxes filled."""
+    rs = yatzy.get_ruleset(ruleset)
+    game = yatzy.Game(rs, SEED)
+    for box in rs.categories[:5]:
+        game.roll()
+        game.score(box)
+    game.roll()
+    return round_state(game, ruleset, SEED)
+
+
+def screen_lines(state, names, width=80, height=22, messages=()) -> list[str]:
+    console = Console(width=width, color_system=None, record=True)
+    console.print(render.round_frame(state, {0}, names=names, messages=messages, height=height))
+    return console.export_text().splitlines()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ruleset", ["maxi", "yatzy", "yahtzee"])
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_play_screen_fits_80_by_24_in_every_language(client, language, ruleset):
+    names = names_in(client, language)
+    assert i18n.activate(language) == language
+    state = mid_game(ruleset)
+    dice = len(state["dice"])
+    message = Text(render.scored_points(18, 0))
+    lines = screen_lines(state, names, messages=[message] * 9)
+    assert len(lines) == 22, "\n".join(lines)
+    assert all(cell_len(line) <= 80 for line in lines), "\n".join(lines)
+    assert sum("│" in line for line in lines) >= 8  # the card's two halves
+    # Every box's points are on screen, beside its name in this language.
+    for number, box in enumerate(state["options"], start=1):
+        assert any(f"{number} " in line for line in lines), (box, "\n".join(lines))
+    countdowns = [
+        render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON),
+        render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON, short=True),
+    ]
+    bar = play.bottom_bar(80, dice, countdowns)
+    assert cell_len(bar) == 80 and "r " in bar and "q " in bar, bar
+
+
+NOON = render.parse_time("2026-12-06T12:00:00Z")
+
+WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def words(text: str) -> set[str]:
+    return {word.casefold() for word in WORD.findall(text)}
+
+
+def prose(text: str) -> set[str]:
+    """The words of a text, leaving out its placeholders and commands (never translated)."""
+    return words(re.sub(r"`[^`]*`|\{[a-z_]+\}", " ", text))
+
+
+def english_only(language: str, names: render.Names) -> set[str]:
+    """The words of the client's English texts that the language's catalogue and box
+    names never use: finding one on a screen in that language means an English text."""
+    english = polib.pofile(str(catalogues.client_catalogue("en")))
+    own = polib.pofile(str(catalogues.client_catalogue(language)))
+    vocabulary = set()
+    for entry in english:
+        vocabulary |= prose(entry.msgid) | prose(entry.msgid_plural or "")
+    theirs = set()
+    for entry in own:
+        for form in [entry.msgstr, *entry.msgstr_plural.values()]:
+            theirs |= prose(form)
+    theirs |= words(" ".join([*names.boxes.values(), *names.rulesets.values()]))
+    return vocabulary - theirs
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", OTHERS)
+def test_no_english_word_is_left_on_the_play_screen(client, language):
+    names = names_in(client, language)
+    i18n.activate(language)
+    left = english_only(language, names)
+    for ruleset in ("maxi", "yahtzee"):
+        state = mid_game(ruleset)
+        shown = "\n".join(screen_lines(state, names, width=120, height=40))
+        shown += play.keys_help(len(state["dice"]))
+        shown += render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON) or ""
+        # Box ids (shown where a name is missing) are no words of a sentence.
+        shown = re.sub(r"\b[a-z]+(_[a-z]+)+\b", " ", shown)
+        assert not words(shown) & left, (sorted(words(shown) & left), shown)
+
+
+def test_a_language_the_client_does_not_speak_is_english(locale, capsys):
+    locale("pt_BR.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert i18n.active() == "en"
+    assert "Play Maxi Yatzy Daily in the terminal" in capsys.readouterr().out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_german_locale_plays_a_round_in_german(tmp_path, locale):
+    locale("de_DE.UTF-8")
+    ada = Terminal(tmp_path)
+    status, out, _ = ada("register", "ada")
+    assert status == 0 and i18n.active() == "de", out
+    status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "s 14", "q"])
+    assert status == 0, out
+    # The server's box name and the client's own words, in one language.
+    assert re.search(r"Chance: \d+ Punkte\.", out) and "Zug 2 von 15 · Wurf 0 von 3" in out, out
+    assert "Einser" in out and "Noch keine Würfel" in out and "q Ende" in out, out
+    assert "Turn" not in out and "roll" not in out, out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_profile_language_decides_over_the_locale(tmp_path, locale):
+    locale("de_DE.UTF-8")
+    ada = Terminal(tmp_path)
+    assert ada("register", "ada")[0] == 0
+    with httpx.Client(transport=ada.transport, base_url=SERVER) as http:
+        me = http.patch(
+            "/api/v1/accounts/me/",
+            json={"language": "fr"},
+            headers={"Authorization": f"Token {ada.store.get(SERVER).token}"},
+        )
+        assert me.status_code == 200, me.text
+    status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "q"])
+    assert status == 0 and i18n.active() == "fr", out
+    assert "As" in out and "Tour 1/15 · lancer 1/3" in out, out
