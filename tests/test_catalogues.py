@@ -59,8 +59,11 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     # The terminal client's.
     (None, "{box}: {points}."): set(LANGUAGES) - {"fr", "ja"},  # French spaces the colon
     (None, "1-{count} hold"): {"da", "nb"},
-    (None, "{minutes}m {seconds}s"): {"da", "nb"},
-    (None, "{seconds}s"): {"da", "nb"},
+    # Durations, written short where the play screen's bar has little room.
+    (None, "{hours}h {minutes}m"): {"it", "sv", "pl"},
+    (None, "{minutes}m {seconds}s"): {"da", "nb", "it", "sv", "nl", "pl"},
+    (None, "{seconds}s"): {"da", "nb", "it", "sv", "fi", "nl", "pl"},
+    (None, "Password: "): {"it"},
     (None, "comp."): {"da", "it", "nl"},
     (None, "computer"): {"da", "it", "nl"},
     ("game kind", "computer"): {"da", "it", "nl"},

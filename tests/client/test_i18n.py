@@ -76,15 +76,22 @@ def test_the_play_screen_fits_80_by_24_in_every_language(client, language, rules
     # Every box's points are on screen, beside its name in this language.
     for number, box in enumerate(state["options"], start=1):
         assert any(f"{number} " in line for line in lines), (box, "\n".join(lines))
-    countdowns = [
-        render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON),
-        render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON, short=True),
-    ]
-    bar = play.bottom_bar(80, dice, countdowns)
-    assert cell_len(bar) == 80 and "r " in bar and "q " in bar, bar
+    # A daily round's bar (no hints before the reveal) keeps the keys and its countdown
+    # whole, the longest a day has left included, in the reset or the grace period.
+    for closes in ("2026-12-07T00:00:00Z", "2026-12-06T00:00:00Z"):
+        daily = {"closes_at": closes, "reveal_at": "2026-12-06T00:59:59Z"}
+        now = JUST_AFTER_RESET
+        countdowns = [
+            render.reset_countdown(daily, now=now),
+            render.reset_countdown(daily, now=now, short=True),
+        ]
+        bar = play.bottom_bar(80, dice, countdowns, hints=False)
+        assert cell_len(bar) == 80 and "…" not in bar, (countdowns, bar)
+        assert countdowns[1] in bar and "q " in bar, (countdowns, bar)
 
 
 NOON = render.parse_time("2026-12-06T12:00:00Z")
+JUST_AFTER_RESET = render.parse_time("2026-12-06T00:00:01Z")
 
 WORD = re.compile(r"[^\W\d_]{3,}")
 
