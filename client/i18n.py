@@ -71,8 +71,12 @@ def supported(tag: str | None) -> str:
 
     >>> supported("de-AT"), supported("nn_NO"), supported("pt-BR"), supported(None)
     ('de', 'nb', 'en', 'en')
+    >>> supported("fr, en"), supported("../de"), supported("DE;q=1")
+    ('fr', 'en', 'de')
     """
-    language = re.split(r"[-_]", (tag or "").strip().lower())[0]
+    # A header may list several languages (the first is the answer's); a tag is letters.
+    first = (tag or "").split(",")[0].split(";")[0].strip().lower()
+    language = re.split(r"[-_]", first)[0]
     language = _SAME_AS.get(language, language)
     return language if language in LANGUAGES else "en"
 
