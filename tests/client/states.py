@@ -29,3 +29,14 @@ def round_state(game: yatzy.Game, ruleset: str, seed: bytes) -> dict[str, Any]:
         "commitment": yatzy.commitment(seed),
         "seed": seed.hex() if game.is_over else None,
     }
+
+
+def mid_game(ruleset: str, seed: bytes = bytes(range(32))) -> dict[str, Any]:
+    """A round at turn 6, rolled once, its first five boxes filled."""
+    rs = yatzy.get_ruleset(ruleset)
+    game = yatzy.Game(rs, seed)
+    for box in rs.categories[:5]:
+        game.roll()
+        game.score(box)
+    game.roll()
+    return round_state(game, ruleset, seed)

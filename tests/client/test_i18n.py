@@ -13,14 +13,12 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-import yatzy
 from client import i18n, play, render
 from client.__main__ import main
 from config import catalogues
-from tests.client.states import round_state
+from tests.client.states import mid_game
 from tests.client.test_commands import SERVER, Terminal
 
-SEED = bytes(range(32))
 OTHERS = [language for language in i18n.LANGUAGES if language != "en"]
 
 
@@ -41,17 +39,6 @@ def names_in(client, language: str) -> render.Names:
     answer = client.get("/api/v1/rulesets/", HTTP_ACCEPT_LANGUAGE=language)
     assert answer.status_code == 200 and answer["Content-Language"] == language
     return render.Names.from_rulesets(answer.json())
-
-
-def mid_game(ruleset: str) -> dict:
-    """A round at turn 6, rolled once, with five boxes filled."""
-    rs = yatzy.get_ruleset(ruleset)
-    game = yatzy.Game(rs, SEED)
-    for box in rs.categories[:5]:
-        game.roll()
-        game.score(box)
-    game.roll()
-    return round_state(game, ruleset, SEED)
 
 
 def screen_lines(state, names, width=80, height=22, messages=()) -> list[str]:

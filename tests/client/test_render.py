@@ -7,21 +7,14 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-import yatzy
 from client import render
-from tests.client.states import round_state
+from tests.client.states import mid_game
 
 SEED = bytes(range(32))
 
 
 def state_of(ruleset):
-    rs = yatzy.get_ruleset(ruleset)
-    game = yatzy.Game(rs, SEED)
-    for box in rs.categories[:5]:
-        game.roll()
-        game.score(box)
-    game.roll()
-    return round_state(game, ruleset, SEED)
+    return mid_game(ruleset, SEED)
 
 
 def screen(state, width, height, messages=()):
