@@ -278,7 +278,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
         _print_notes(app, error)
         return 1
     except ConnectionLost as error:
-        app.errors.print(Text(f"{sentence(str(error))}.", style="bold red"))
+        app.errors.print(Text(_("{error}.").format(error=sentence(str(error))), style="bold red"))
         return 1
     except (commands.CommandError, StorageError) as error:
         app.errors.print(Text(str(error), style="bold red"))

@@ -26,7 +26,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 import yatzy
-from client import render
+from client import i18n, render
 from client.api import (
     MISSHAPEN,
     ApiClient,
@@ -591,7 +591,7 @@ def _after_round(app: App, state: dict[str, Any], challenge: dict[str, Any] | No
         sentences.append(
             _("It is your score of the day: `yatzy-play boards` shows where you stand.")
         )
-    app.console.print(Text(" ".join(sentences), style="bold green"))
+    app.console.print(Text(i18n.sentences(*sentences), style="bold green"))
     if state.get("seed"):
         app.console.print(
             _("The seed is revealed: `yatzy-play verify {round_id}` checks every die.").format(

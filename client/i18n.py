@@ -116,6 +116,21 @@ def pgettext(context: str, message: str) -> str:
     return _active.pgettext(context, message)
 
 
+def sentences(*texts: str) -> str:
+    """Sentences one after another, as the language spaces them (Japanese puts none
+    after its full stop).
+
+    >>> sentences("Round completed: 287 points.", "It is your score of the day.")
+    'Round completed: 287 points. It is your score of the day.'
+    """
+    return sentence_gap().join(text for text in texts if text)
+
+
+def sentence_gap() -> str:
+    """What goes between two sentences in the language spoken now."""
+    return "" if _language == "ja" else " "
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined (at import, before the
     language is known); translate it with :func:`gettext` where it is shown."""

@@ -40,7 +40,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 import yatzy
-from client import render
+from client import i18n, render
 from client.api import ApiClient, ApiError, Conflict
 from client.i18n import _
 from client.render import NO_NAMES, Names
@@ -606,7 +606,7 @@ class PlaySession:
             except Conflict as conflict:
                 # The server's words say the round moved on; what is ours to add is
                 # that the holds made for the old state are gone.
-                cleared = " " + _("Your holds are cleared.") if self.held else ""
+                cleared = i18n.sentence_gap() + _("Your holds are cleared.") if self.held else ""
                 self.held.clear()
                 current = conflict.current or {}
                 # A party seat's round answers for the party (its seat order): the

@@ -166,8 +166,20 @@ def round_title(state: Mapping[str, Any], *, names: Names) -> str:
     if mode == "daily":
         parts.append(_("ranked") if state.get("ranked") else _("practice"))
     if state.get("level"):
-        parts.append(_("level {level}").format(level=state["level"]))
+        parts.append(_("level {level}").format(level=level_name(state["level"])))
     return " · ".join(parts)
+
+
+def level_name(level: object) -> str:
+    """A computer's level (``easy`` to ``expert``) in the player's language, as the
+    server names them; one this client does not know as the server sent it."""
+    words = {
+        "easy": pgettext("level", "easy"),
+        "medium": pgettext("level", "medium"),
+        "hard": pgettext("level", "hard"),
+        "expert": pgettext("level", "expert"),
+    }
+    return words.get(str(level), str(level))
 
 
 def round_status(status: object) -> str:
@@ -595,7 +607,7 @@ def opponent_turn(line: Mapping[str, Any], level: str | None, total: int, *, nam
         steps.append(" ".join(map(str, dice)))
     turn = line.get("turn", 0) + 1
     text = Text(
-        _("Computer ({level}), turn {turn}:").format(level=level, turn=turn) + " ",
+        _("Computer ({level}), turn {turn}:").format(level=level_name(level), turn=turn) + " ",
         style="bold blue",
     )
     text.append(" → ".join(steps))
@@ -833,7 +845,7 @@ def _game_details(game: Mapping[str, Any]) -> Text:
             f"{_one_line(seat.get('name'))} {seat.get('total')}" for seat in game["seats"]
         )
     elif game.get("mode") == "computer":
-        text = f"{_one_line(game.get('level'))} {game.get('opponent_total')}"
+        text = f"{_one_line(level_name(game.get('level')))} {game.get('opponent_total')}"
     else:
         text = str(game.get("date") or "")
     return Text(text, no_wrap=True, overflow="ellipsis")
@@ -844,6 +856,8 @@ GAME_STATUSES = {
     "completed": N_("done"),
     "win": N_("won"),
     "loss": N_("lost"),
+    "draw": N_("drawn"),
+    "expired": N_("expired"),
 }
 
 

@@ -177,18 +177,38 @@ def update() -> list[Path]:
         ids = extract_client(work)
     for language in languages:
         target = client_catalogue(language)
-        po = polib.pofile(str(target)) if target.exists() else polib.POFile()
-        # polib merges without gettext's fuzzy guesses: a new id arrives empty.
-        po.merge(ids)
-        for entry in po.obsolete_entries():
-            po.remove(entry)
-        # The language's own number of plural forms (polib gives every new entry two).
-        forms = int(PLURAL_FORMS[language].split("nplurals=")[1][0])
-        for entry in po:
-            if entry.msgid_plural:
-                entry.msgstr_plural = {n: entry.msgstr_plural.get(n, "") for n in range(forms)}
-        written.append(_save(po, language, target, what="the terminal client's"))
+        old = polib.pofile(str(target)) if target.exists() else polib.POFile()
+        written.append(_save(merge(old, ids, language), language, target, "the terminal client's"))
     return written
+
+
+def merge(old: polib.POFile, ids: polib.POFile, language: str) -> polib.POFile:
+    """The catalogue of ``ids`` in ``language``, keeping the translations of ``old``
+    whose id is still the same text of the same shape: an id gone is dropped, a new one
+    (or one turned from a plain text into a plural, or back, or whose plural changed)
+    arrives empty, never as a guess; each plural entry has the language's own number of
+    forms."""
+    forms = int(PLURAL_FORMS[language].split("nplurals=")[1][0])
+    kept = {(entry.msgctxt, entry.msgid): entry for entry in old if not entry.obsolete}
+    merged = polib.POFile()
+    merged.metadata = dict(old.metadata)
+    for ref in ids:
+        entry = polib.POEntry(
+            msgctxt=ref.msgctxt,
+            msgid=ref.msgid,
+            msgid_plural=ref.msgid_plural,
+            occurrences=ref.occurrences,
+            flags=list(ref.flags),
+        )
+        before = kept.get((ref.msgctxt, ref.msgid))
+        same = before is not None and before.msgid_plural == ref.msgid_plural
+        if ref.msgid_plural:
+            old_forms = before.msgstr_plural if same and before else {}
+            entry.msgstr_plural = {n: old_forms.get(n, "") for n in range(forms)}
+        elif same and before:
+            entry.msgstr = before.msgstr
+        merged.append(entry)
+    return merged
 
 
 def _save(po: polib.POFile, language: str, target: Path, what: str = "the") -> Path:

@@ -41,6 +41,7 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     ("board", "Advent"): {"da", "de", "nb", "nl", "sv"},
     ("friend view", "Blind"): {"da", "de", "nl"},
     ("level", "Expert"): {"fr", "nl", "sv"},
+    ("level", "expert"): {"fr", "nl", "sv"},
     ("mode", "Computer"): {"da", "de", "it", "nl"},
     ("mode", "Party"): {"de"},
     ("mode", "Solo"): {"nl", "pl"},
@@ -58,6 +59,7 @@ SAME_AS_ENGLISH: dict[tuple[str | None, str], set[str]] = {
     (None, "version"): {"da", "fr", "sv"},
     # The terminal client's.
     (None, "{box}: {points}."): set(LANGUAGES) - {"fr", "ja"},  # French spaces the colon
+    (None, "{error}."): set(LANGUAGES) - {"ja"},
     (None, "1-{count} hold"): {"da", "nb"},
     # Durations, written short where the play screen's bar has little room.
     (None, "{hours}h {minutes}m"): {"it", "sv", "pl"},
@@ -339,3 +341,30 @@ def test_a_box_is_called_by_its_name_in_every_text(language):
                 assert _names_the_box(name, translated, language), (
                     f"{language}: {entry.msgid!r} -> {translated!r} does not say {name!r}"
                 )
+
+
+def test_merging_keeps_a_translation_only_for_the_same_text_of_the_same_shape():
+    """A text turned from plain into a plural (or back) arrives empty in the client's
+    catalogue, where polib's merge kept the old forms beside it (a broken entry: the
+    text came out blank); one unchanged keeps its translation, with Polish's three
+    forms."""
+    old = polib.POFile()
+    old.append(polib.POEntry(msgid="{count} on the board", msgstr="{count} na tablicy"))
+    old.append(
+        polib.POEntry(
+            msgid="{n} game",
+            msgid_plural="{n} games",
+            msgstr_plural={0: "{n} gra", 1: "{n} gry", 2: "{n} gier"},
+        )
+    )
+    old.append(polib.POEntry(msgid="Gone", msgstr="Nie ma"))
+    ids = polib.POFile()
+    ids.append(polib.POEntry(msgid="{count} on the board", msgid_plural="{count} on the boards"))
+    ids.append(polib.POEntry(msgid="{n} game", msgid_plural="{n} games"))
+    ids.append(polib.POEntry(msgid="New"))
+    merged = {entry.msgid: entry for entry in catalogues.merge(old, ids, "pl")}
+    assert set(merged) == {"{count} on the board", "{n} game", "New"}
+    assert merged["{count} on the board"].msgstr_plural == {0: "", 1: "", 2: ""}
+    assert merged["{count} on the board"].msgstr == ""
+    assert merged["{n} game"].msgstr_plural == {0: "{n} gra", 1: "{n} gry", 2: "{n} gier"}
+    assert merged["New"].msgstr == ""

@@ -5,6 +5,7 @@ languages within 80x24, and no English word left on a screen in another language
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import httpx
 import polib
@@ -13,7 +14,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from client import i18n, play, render
+from client import commands, i18n, play, render
 from client.__main__ import main
 from config import catalogues
 from tests.client.states import mid_game
@@ -114,9 +115,13 @@ def test_no_english_word_is_left_on_the_play_screen(client, language):
     names = names_in(client, language)
     i18n.activate(language)
     left = english_only(language, names)
-    for ruleset in ("maxi", "yahtzee"):
-        state = mid_game(ruleset)
+    computer = {**mid_game("yatzy"), "mode": "computer", "level": "hard"}
+    for state in (mid_game("maxi"), mid_game("yahtzee"), computer):
         shown = "\n".join(screen_lines(state, names, width=120, height=40))
+        if state["mode"] == "computer":
+            # The level is an id the player types (`--computer hard`), named in words.
+            title = shown.splitlines()[0]
+            assert render.level_name("hard") in title and "hard" not in title, title
         shown += play.keys_help(len(state["dice"]))
         shown += render.reset_countdown({"closes_at": "2026-12-07T00:00:00Z"}, now=NOON) or ""
         # Box ids (shown where a name is missing) are no words of a sentence.
@@ -161,3 +166,23 @@ def test_the_profile_language_decides_over_the_locale(tmp_path, locale):
     status, out, _ = ada("play", "--solo", "yatzy", keys=["r", "q"])
     assert status == 0 and i18n.active() == "fr", out
     assert "As" in out and "Tour 1/15 · lancer 1/3" in out, out
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_a_finished_dailys_closing_lines_leave_the_shells_prompt_on_the_screen(language):
+    """The last screen of a round leaves play.CLOSING_LINES under it: the closing
+    lines of a ranked daily (the longest) and the shell's prompt after them."""
+    i18n.activate(language)
+    console = Console(width=80, color_system=None, record=True)
+    state = {
+        "id": "4f1c2f0e-6a8b-4a57-9b0e-0d1c9f6b2a10",
+        "mode": "daily",
+        "ranked": True,
+        "status": "completed",
+        "total": 287,
+        "date": "2026-12-06",
+    }
+    challenge = {"reveal_at": "2026-12-07T00:30:00Z"}
+    commands._after_round(SimpleNamespace(console=console), state, challenge)
+    lines = console.export_text().splitlines()
+    assert len(lines) <= play.CLOSING_LINES - 1, "\n".join(lines)
