@@ -186,3 +186,18 @@ def test_a_finished_dailys_closing_lines_leave_the_shells_prompt_on_the_screen(l
     commands._after_round(SimpleNamespace(console=console), state, challenge)
     lines = console.export_text().splitlines()
     assert len(lines) <= play.CLOSING_LINES - 1, "\n".join(lines)
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_commands_help_is_shown_in_every_language(language, locale, capsys):
+    """argparse fills its help texts with ``%``: a translation with a bare ``%`` (French
+    and German write "50 %") would stop ``--help`` with a ValueError."""
+    locale(f"{language}_XX.UTF-8")
+    parser_commands = ["register", "login", "logout", "play", "friend", "share", "boards"]
+    parser_commands += ["games", "give-up", "advent", "rules", "verify"]
+    for command in [None, *parser_commands]:
+        with pytest.raises(SystemExit) as stopped:
+            main([command, "--help"] if command else ["--help"])
+        assert stopped.value.code == 0
+        assert i18n.active() == language
+        assert capsys.readouterr().out.startswith("usage: yatzy-play")
