@@ -8,6 +8,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
 
 from client import __version__, commands, i18n
@@ -37,6 +39,65 @@ def epilog() -> str:
     return "\n".join(lines) + "\n"
 
 
+ARGPARSE_TEXTS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+)
+"""argparse's own words a player meets (its usage line, group titles, the help of
+``-h``, its refusals), as Python 3.11's argparse words them: in the
+client's catalogue, where argparse finds them through its module's ``_`` (Python's
+argparse howto, "How to translate the argparse output")."""
+
+
+def speak_argparse() -> None:
+    """argparse's words from the client's catalogue, in the language spoken now."""
+    vars(argparse)["_"] = i18n.gettext
+    vars(argparse)["ngettext"] = i18n.ngettext
+
+
+class _CellWrap(argparse.HelpFormatter):
+    """Help wrapped by the cells a text takes on the terminal: a Japanese character
+    takes two, and argparse counts one. Text of one cell a character is wrapped by
+    argparse itself, as before."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        flat = " ".join(text.split())
+        if cell_len(flat) == len(flat):
+            return super()._split_lines(text, width)
+        console = Console(width=max(width, 1))
+        return [line.plain.rstrip() for line in Text(flat).wrap(console, max(width, 1))]
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        flat = " ".join(text.split())
+        if cell_len(flat) == len(flat):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
+
+
+class HelpFormatter(_CellWrap, argparse.HelpFormatter):
+    """A command's help."""
+
+
+class TopHelpFormatter(argparse.RawDescriptionHelpFormatter, _CellWrap):
+    """The top help: its examples as written, their lines kept."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: global options, then one subcommand."""
     common = argparse.ArgumentParser(add_help=False)
@@ -59,14 +120,25 @@ def build_parser() -> argparse.ArgumentParser:
         prog="yatzy-play",
         description=_("Play Maxi Yatzy Daily in the terminal, against any server's public API."),
         epilog=epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=TopHelpFormatter,
         parents=[common],
     )
-    parser.add_argument("--version", action="version", version=f"yatzy-play {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"yatzy-play {__version__}",
+        help=_("show program's version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        return sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            parents=[common],
+            formatter_class=HelpFormatter,
+        )
 
     for name, help_text, handler in (
         (
@@ -233,6 +305,7 @@ def main(argv: Sequence[str] | None = None, app: commands.App | None = None) -> 
     """Run one command; its exit status."""
     # The environment's language until the server answers in the player's own.
     i18n.activate(i18n.locale_tag())
+    speak_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "play" and (problem := play_options_error(args)):

@@ -189,10 +189,11 @@ def test_a_finished_dailys_closing_lines_leave_the_shells_prompt_on_the_screen(l
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
-def test_every_commands_help_is_shown_in_every_language(language, locale, capsys):
+def test_every_commands_help_is_shown_in_every_language(language, locale, capsys, monkeypatch):
     """argparse fills its help texts with ``%``: a translation with a bare ``%`` (French
     and German write "50 %") would stop ``--help`` with a ValueError."""
     locale(f"{language}_XX.UTF-8")
+    monkeypatch.setenv("COLUMNS", "80")
     parser_commands = ["register", "login", "logout", "play", "friend", "share", "boards"]
     parser_commands += ["games", "give-up", "advent", "rules", "verify"]
     for command in [None, *parser_commands]:
@@ -200,4 +201,25 @@ def test_every_commands_help_is_shown_in_every_language(language, locale, capsys
             main([command, "--help"] if command else ["--help"])
         assert stopped.value.code == 0
         assert i18n.active() == language
-        assert capsys.readouterr().out.startswith("usage: yatzy-play")
+        shown = capsys.readouterr().out
+        # argparse's own words too: its usage line, its titles, -h's help.
+        assert shown.startswith(f"{i18n.gettext('usage: ')}yatzy-play"), shown
+        assert i18n.gettext("show this help message and exit") in shown
+        assert f"\n{i18n.gettext('options')}:\n" in shown
+        assert language == "en" or "show this help message" not in shown
+        if command:  # a command's help is wrapped (the top help's examples are as written)
+            body = shown.split("\n\n", 1)[1].splitlines()
+            assert all(cell_len(line) <= 80 for line in body), shown
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_argparses_refusals_are_in_the_players_language(language, locale, capsys):
+    locale(f"{language}_XX.UTF-8")
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--solo"])
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err.splitlines()[-1]
+    error = i18n.gettext("%(prog)s: error: %(message)s\n").split("%(message)s")[0]
+    assert said.startswith(error % {"prog": "yatzy-play play"}), said
+    assert i18n.gettext("expected one argument") in said, said
+    assert language == "en" or "expected" not in said
