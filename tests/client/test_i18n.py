@@ -61,9 +61,10 @@ def test_the_play_screen_fits_80_by_24_in_every_language(client, language, rules
     assert len(lines) == 22, "\n".join(lines)
     assert all(cell_len(line) <= 80 for line in lines), "\n".join(lines)
     assert sum("│" in line for line in lines) >= 8  # the card's two halves
-    # Every box's points are on screen, beside its name in this language.
-    for number, box in enumerate(state["options"], start=1):
-        assert any(f"{number} " in line for line in lines), (box, "\n".join(lines))
+    # Every box is on screen by its number and name in this language.
+    for number, box in enumerate(state["scorecard"], start=1):
+        start = f"{number} {names.box(box)[:3]}"
+        assert any(start in line for line in lines), (start, "\n".join(lines))
     # A daily round's bar (no hints before the reveal) keeps the keys and its countdown
     # whole, the longest a day has left included, in the reset or the grace period.
     for closes in ("2026-12-07T00:00:00Z", "2026-12-06T00:00:00Z"):
