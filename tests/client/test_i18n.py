@@ -224,3 +224,11 @@ def test_argparses_refusals_are_in_the_players_language(language, locale, capsys
     assert said.startswith(error % {"prog": "yatzy-play play"}), said
     assert i18n.gettext("expected one argument") in said, said
     assert language == "en" or "expected" not in said
+
+
+def test_the_client_speaks_the_servers_languages():
+    """The client cannot import the server's settings; its list of languages is its
+    own, and must name the same 12 (a language missing there would read English)."""
+    from django.conf import settings
+
+    assert tuple(code for code, _name in settings.LANGUAGES) == i18n.LANGUAGES
