@@ -716,10 +716,6 @@ def _unfinished_game(
     return str(found[0]["id"]), found[0]
 
 
-GIVE_UP_MODES = frozenset({"solo", "computer", "party"})
-"""The games a player may give up (the server's ``games.services.ABANDONABLE_MODES``)."""
-
-
 def _given_up(mode: str, n: int) -> str:
     """How the question and the answer of ``give-up`` name a game of ``mode`` (solo,
     computer, party) whose player has ``n`` points: ``{turns}`` is turns played/turns of
@@ -748,9 +744,16 @@ def give_up(app: App, args: argparse.Namespace) -> int:
     seed is never shown), and it no longer counts among the unfinished ones."""
     with app.api() as api:
         game_id, game = _unfinished_game(api, args.game)
-        if game is not None and game.get("mode") not in GIVE_UP_MODES:
-            # Said before the question the server would refuse after, in its words
-            # (abandon_not_allowed); a party it refuses (a seat shared) the list cannot show.
+        if game is not None and game.get("can_give_up") is False:
+            # The games list says the server would refuse it (abandon_not_allowed): said
+            # before the question, in the words of the server's refusal.
+            if game.get("mode") == "party":
+                raise CommandError(
+                    _(
+                        "A seat's round of this party is shared as a friend challenge, so "
+                        "the party cannot be given up; play it to the end."
+                    )
+                )
             raise CommandError(
                 _("Daily and friend rounds cannot be given up; play them to the end.")
             )

@@ -609,6 +609,29 @@ def games_for_player(
     return rounds.order_by("-started_at", "-id")
 
 
+# The modes of the games a player may give up (``services.game_abandon``,
+# ``services.party_abandon``): not a daily round (it counts, or expires, on its day), nor
+# a friend round (its seed would be shown, SPEC §7, and the friend's dice replayed
+# knowing them).
+ABANDONABLE_MODES = frozenset({Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY})
+
+
+def party_shared(party: Party) -> bool:
+    """Whether a seat's round of the party is shared as a friend challenge (revoked or
+    not): such a party cannot be given up, as the code and the comparison of every
+    friend who played it would go with it."""
+    return ShareCode.objects.filter(round__party=party).exists()
+
+
+def game_can_give_up(rnd: Round, status: str) -> bool:
+    """Whether the player may give up the game of this games-list line (``status`` as
+    the line shows it): what ``DELETE games/{id}/`` then does, so the pages and the
+    client ask only about a game the server would give up."""
+    if status != Round.Status.IN_PROGRESS or rnd.mode not in ABANDONABLE_MODES:
+        return False
+    return rnd.party is None or not party_shared(rnd.party)
+
+
 def game_summary(rnd: Round) -> dict[str, Any]:
     """One line of the games list (a party's line is the party: its id and its seats)."""
     opponent = rnd.opponent["snapshot"]["total"] if rnd.opponent is not None else None
@@ -624,13 +647,15 @@ def game_summary(rnd: Round) -> dict[str, Any]:
         # The party's turn is its current seat's: the seats before it are a turn ahead.
         turn = min(seat_game.turn for _seat, seat_game in games)
         completed_at = rnd.party.completed_at
+    status = rnd.party.status if rnd.party is not None else round_status(rnd)
     return {
         "id": str(rnd.party_id or rnd.id),
         "mode": rnd.mode,
         "ruleset": rnd.ruleset,
         "date": rnd.challenge.date.isoformat() if rnd.challenge else None,
         "ranked": rnd.ranked,
-        "status": rnd.party.status if rnd.party is not None else round_status(rnd),
+        "status": status,
+        "can_give_up": game_can_give_up(rnd, status),
         "turn": turn,
         "total": game.total,
         "level": rnd.level or None,

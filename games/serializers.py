@@ -221,6 +221,10 @@ class GameSummarySerializer(serializers.Serializer):
     date = serializers.DateField(allow_null=True)
     ranked = serializers.BooleanField()
     status = serializers.ChoiceField(choices=STATUSES)
+    can_give_up = serializers.BooleanField(
+        help_text="Whether DELETE games/{id}/ would give the game up: an unfinished solo, "
+        "computer or party game (a party none of whose seats' rounds is shared)."
+    )
     turn = serializers.IntegerField(help_text="The current turn (a party's: its current seat's).")
     total = serializers.IntegerField()
     level = serializers.ChoiceField(choices=LEVELS, allow_null=True)

@@ -555,12 +555,6 @@ def round_delete(*, rnd: Round) -> None:
             hooks.ranked_round_removed(player_id=rnd.player_id, day=rnd.challenge.date)
 
 
-# The modes of the games a player may give up (``game_abandon``, ``party_abandon``):
-# not a daily round (it counts, or expires, on its day), nor a friend round (its seed
-# would be shown, SPEC §7, and the friend's dice replayed knowing them).
-ABANDONABLE_MODES = frozenset({Round.Mode.SOLO, Round.Mode.COMPUTER, Round.Mode.PARTY})
-
-
 def _game_finished() -> ConflictError:
     return ConflictError(_("This game is over; there is nothing to give up."), code="game_finished")
 
@@ -584,7 +578,7 @@ def game_abandon(*, game_id: UUID, player: User) -> None:
             party_abandon(party_id=game_id, player=player)
             return
         raise NotFoundError(_("No such game."), code="game_not_found")
-    if rnd.mode not in ABANDONABLE_MODES:
+    if rnd.mode not in selectors.ABANDONABLE_MODES:
         raise ServiceError(
             _("Daily and friend rounds cannot be given up; play them to the end."),
             code="abandon_not_allowed",
@@ -621,7 +615,7 @@ def party_abandon(*, party_id: UUID, player: User) -> None:
         # A seat that has played its last turn may be shared while the party goes on:
         # its code, and the comparison of every friend who played it, would go with it.
         # (Refused here, the transaction takes the claim back.)
-        if ShareCode.objects.filter(round__party=party).exists():
+        if selectors.party_shared(party):
             raise ServiceError(
                 _(
                     "A seat's round of this party is shared as a friend challenge, so the "

@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 import yatzy
 from games.models import Round
 from games.rules import box_name, ruleset_title
-from games.services import ABANDONABLE_MODES
 from leaderboards.links import page_link
 from leaderboards.selectors import BoardView
 from web import charts
@@ -596,6 +595,4 @@ def game_line(summary: dict[str, Any]) -> dict[str, Any]:
         "mode_name": mode,
         "ruleset_name": ruleset_title(summary["ruleset"]),
         "url": game_url(summary["mode"], summary["id"]),
-        "can_give_up": summary["status"] == Round.Status.IN_PROGRESS
-        and summary["mode"] in ABANDONABLE_MODES,
     }

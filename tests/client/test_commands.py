@@ -1188,6 +1188,35 @@ def test_give_up_of_a_daily_or_friend_round_is_refused_at_once_without_asking(ad
         assert Round.objects.filter(pk=game.pk).exists()
 
 
+def test_give_up_of_a_party_with_a_shared_seat_is_refused_at_once_without_asking(ada):
+    """A party one of whose seats' rounds is shared cannot be given up either: the games
+    list says so (`can_give_up`), and the client refuses in the server's words."""
+    party = new_game(ada, mode="party", ruleset="yatzy", seats=["Ann", "Bo"])
+    with httpx.Client(transport=ada.transport, base_url=SERVER) as http:
+        http.headers["Authorization"] = f"Token {ada.store.get(SERVER).token}"
+        url = f"/api/v1/parties/{party['id']}"
+        while party["seats"][0]["round"]["status"] == "in_progress":
+            seat = party["current_seat"]
+            state = party["seats"][seat]["round"]
+            move = {"seat": seat, "turn": state["turn"], "roll": 0, "hold": []}
+            state = http.post(f"{url}/roll/", json=move).json()["seats"][seat]["round"]
+            box = next(box for box, points in state["scorecard"].items() if points is None)
+            move = {"seat": seat, "turn": state["turn"], "category": box}
+            party = http.post(f"{url}/score/", json=move).json()
+        shared = party["seats"][0]["round"]["id"]
+        assert http.post(f"/api/v1/rounds/{shared}/share/").status_code == 200
+    sent = len(ada.transport.requests)
+    status, out, err = ada("give-up", party["id"][:8], keys=["y"])
+    assert ada.script.prompts == []
+    assert not any(r.method == "DELETE" for r in ada.transport.requests[sent:])
+    assert (status, out) == (1, "")
+    assert err == (
+        "A seat's round of this party is shared as a friend challenge, so the party "
+        "cannot be given up; play it to the end."
+    )
+    assert Round.objects.filter(party_id=party["id"]).count() == 2
+
+
 def test_give_up_refused_by_the_server_says_its_words_and_changes_nothing(ada):
     """A round the unfinished games do not list (a finished daily) is the server's to
     refuse."""

@@ -165,6 +165,47 @@ def test_a_party_whose_finished_seat_is_shared_cannot_be_given_up():
     assert Round.objects.filter(party_id=party["id"]).count() == 2
 
 
+def test_the_games_list_says_which_games_the_server_would_give_up():
+    """`can_give_up` on each line of `GET games/` is the give-up's own rule: the pages
+    and the terminal client ask only about a game `DELETE games/{id}/` would delete."""
+    _, owner = make_player()
+    _, friend = make_player()
+    solo = new_game(owner, mode="solo", ruleset="yatzy")
+    computer = new_game(owner, mode="computer", ruleset="yatzy", level="easy")
+    daily = owner.post(f"/api/v1/daily/{clock.today().isoformat()}/rounds/").json()
+    done = play_worst_boxes(owner, new_game(owner, mode="solo", ruleset="yatzy"))
+    code = owner.post(f"/api/v1/rounds/{done['id']}/share/").json()["code"]
+    mine = friend.post(f"/api/v1/friend/{code}/rounds/", {"view": "blind"}, format="json").json()
+    party, shared_party = new_party(owner), new_party(owner)
+    while shared_party["seats"][0]["round"]["status"] == "in_progress":
+        shared_party = _play_a_turn(owner, shared_party)
+    seat = shared_party["seats"][0]["round"]["id"]
+    assert owner.post(f"/api/v1/rounds/{seat}/share/").status_code == 200
+
+    def lines(client: APIClient) -> dict[str, bool]:
+        return {
+            line["id"]: line["can_give_up"]
+            for line in client.get("/api/v1/games/").json()["results"]
+        }
+
+    said = {**lines(owner), **lines(friend)}
+    expected = {
+        solo["id"]: True,
+        computer["id"]: True,
+        party["id"]: True,
+        daily["id"]: False,
+        done["id"]: False,
+        mine["id"]: False,
+        shared_party["id"]: False,
+    }
+    assert said == expected
+    # Each line says what the give-up then does.
+    for game_id, can in expected.items():
+        client = friend if game_id == mine["id"] else owner
+        path = "parties" if game_id in (party["id"], shared_party["id"]) else "games"
+        assert (give_up(client, game_id, path=path).status_code == 204) is can, game_id
+
+
 def _play_a_turn(client: APIClient, party: dict) -> dict:
     """The party's seat in turn rolls once and fills its first open box."""
     url = f"/api/v1/parties/{party['id']}"
