@@ -2,13 +2,17 @@
 admin, the language switcher; the benchmarks' plain views only when ``BENCH_ENDPOINTS``
 is on."""
 
+from urllib.parse import quote
+
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.http import HttpRequest
+from django.urls import include, path, reverse
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from config.health import HealthView
 from config.schema_view import SchemaView
+from web.helpers import answers_stale_form, back_when_stale, own_address
 from web.pages.accounts import language_switch
 
 # Django tries the patterns in order; the pages' include has no prefix, so each of its
@@ -26,6 +30,19 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("web.urls")),
 ]
+
+
+def _admin_login_page(request: HttpRequest) -> str:
+    """The admin's log-in page, still on its way to the ``next`` it was posted with
+    when that is an address of this site."""
+    back = own_address(request, request.POST.get("next", ""))
+    return reverse("admin:login") + (f"?next={quote(back, safe='/')}" if back else "")
+
+
+# The admin's log-in form posted with a stale token (a log-in or log-out in another tab)
+# goes back to the log-in page, which says so in the page's language, as the pages'
+# forms do (web.helpers.csrf_failure), in place of Django's bare 403.
+answers_stale_form(back_when_stale(_admin_login_page))(admin.site.login)
 
 # The site's own error pages, in the visitor's language; a page whose database does not
 # answer is a 503 with Retry-After, not a 500.

@@ -155,6 +155,25 @@ def test_logging_in_from_a_stale_page_logs_nobody_in_and_keeps_a_safe_next():
     assert "_auth_user_id" not in tab.client.session
 
 
+def test_the_admins_log_in_from_a_stale_page_logs_nobody_in_and_says_so():
+    """The admin's log-in form answered a stale token with Django's bare English 403;
+    it goes back to its page, on its way to a ``next`` of this site, in the page's
+    language."""
+    User.objects.create_superuser(username="root", password=PASSWORD)
+    login, back = "/admin/login/", "/admin/games/round/"
+    tab = StaleTab(f"{login}?next={back}", language="de")
+    credentials = {"username": "root", "password": PASSWORD}
+    tab.says(tab.post(login, {**credentials, "next": back}), f"{login}?next={back}", "de")
+    elsewhere = {**credentials, "next": "https://elsewhere.example/"}
+    tab.says(tab.post(login, elsewhere), login, "de")
+    assert "_auth_user_id" not in tab.client.session
+    # The page it went back to carries a fresh token: its log-in goes through.
+    page = text(tab.client.get(f"{login}?next={back}"))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    answer = tab.client.post(login, {**credentials, "next": back, "csrfmiddlewaretoken": token})
+    assert answer.status_code == 302 and answer["Location"] == back
+
+
 def test_registering_from_a_stale_page_creates_no_account():
     tab = StaleTab("/accounts/register/", language="sv")
     posted = {"username": "newcomer", "password": PASSWORD}
