@@ -2,8 +2,6 @@
 admin, the language switcher; the benchmarks' plain views only when ``BENCH_ENDPOINTS``
 is on."""
 
-from urllib.parse import quote
-
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest
@@ -12,7 +10,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from config.health import HealthView
 from config.schema_view import SchemaView
-from web.helpers import answers_stale_form, back_when_stale, own_address
+from web.helpers import answers_stale_form, back_when_stale, next_query, own_address
 from web.pages.accounts import language_switch
 
 # Django tries the patterns in order; the pages' include has no prefix, so each of its
@@ -35,8 +33,7 @@ urlpatterns = [
 def _admin_login_page(request: HttpRequest) -> str:
     """The admin's log-in page, still on its way to the ``next`` it was posted with
     when that is an address of this site."""
-    back = own_address(request, request.POST.get("next", ""))
-    return reverse("admin:login") + (f"?next={quote(back, safe='/')}" if back else "")
+    return reverse("admin:login") + next_query(own_address(request, request.POST.get("next", "")))
 
 
 # The admin's log-in form posted with a stale token (a log-in or log-out in another tab)

@@ -186,8 +186,12 @@ def account_url(name: str, back: str | None) -> str:
     >>> account_url("login", "/games/?page=2")
     '/accounts/login/?next=/games/%3Fpage%3D2'
     """
-    query = f"?next={quote(back, safe='/')}" if back else ""
-    return reverse(f"web:{name}") + query
+    return reverse(f"web:{name}") + next_query(back)
+
+
+def next_query(back: str | None) -> str:
+    """The query that carries a log-in page on to ``back`` (none without one)."""
+    return f"?next={quote(back, safe='/')}" if back else ""
 
 
 # -- throttles ---------------------------------------------------------------------------
