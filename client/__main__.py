@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -88,6 +89,29 @@ class _CellWrap(argparse.HelpFormatter):
         if cell_len(flat) == len(flat):
             return super()._fill_text(text, width, indent)
         return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
+
+    def _format_usage(self, *args: Any) -> str:
+        """argparse keeps a group of choices (``[--solo RULESET | --computer LEVEL |
+        ...]``) on one usage line however long: a line wider than the help is broken
+        after a ``|``, its rest under the group's first option."""
+        lines = super()._format_usage(*args).split("\n")
+        return "\n".join(part for line in lines for part in _break_choices(line, self._width))
+
+
+def _break_choices(line: str, width: int) -> list[str]:
+    """``line`` of a usage, broken after its `` | `` where it is wider than ``width``."""
+    if cell_len(line) <= width or " | " not in line:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 1)
+    head, *choices = line.split(" | ")
+    lines = [head]
+    for choice in choices:
+        if cell_len(f"{lines[-1]} | {choice}") <= width:
+            lines[-1] = f"{lines[-1]} | {choice}"
+        else:
+            lines[-1] += " |"
+            lines.append(indent + choice)
+    return lines
 
 
 class HelpFormatter(_CellWrap, argparse.HelpFormatter):
