@@ -93,8 +93,12 @@ class _CellWrap(argparse.HelpFormatter):
     def _format_usage(self, *args: Any) -> str:
         """argparse keeps a group of choices (``[--solo RULESET | --computer LEVEL |
         ...]``) on one usage line however long: a line wider than the help is broken
-        after a ``|``, its rest under the group's first option."""
-        lines = super()._format_usage(*args).split("\n")
+        after a ``|``, its rest under the group's first option. Its lines are indented
+        by the characters of the "usage: " it translates, which in Japanese take more
+        cells than characters: the lines after the first are moved by the difference."""
+        first, *rest = super()._format_usage(*args).split("\n")
+        surplus = " " * (cell_len(first) - len(first))
+        lines = [first, *(surplus + line if line else line for line in rest)]
         return "\n".join(part for line in lines for part in _break_choices(line, self._width))
 
 

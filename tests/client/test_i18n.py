@@ -210,7 +210,11 @@ def test_every_commands_help_is_shown_in_every_language(language, locale, capsys
         assert language == "en" or "show this help message" not in shown
         # Its usage fits too: argparse kept `play`'s group of choices on one line of 91.
         usage, body = shown.split("\n\n", 1)
-        assert all(cell_len(line) <= 80 for line in usage.splitlines()), usage
+        first, *rest = usage.splitlines()
+        assert all(cell_len(line) <= 80 for line in [first, *rest]), usage
+        # Its lines under the first's options, counted in cells ("使い方: " takes 8).
+        under = cell_len(first.split(" [", 1)[0]) + 1
+        assert all(len(line) - len(line.lstrip()) in (under, under + 1) for line in rest), usage
         if command:  # a command's help is wrapped (the top help's examples are as written)
             assert all(cell_len(line) <= 80 for line in body.splitlines()), shown
 
