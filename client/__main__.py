@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -90,15 +90,26 @@ class _CellWrap(argparse.HelpFormatter):
             return super()._fill_text(text, width, indent)
         return "\n".join(indent + line for line in self._split_lines(text, width - len(indent)))
 
-    def _format_usage(self, *args: Any) -> str:
+    def _format_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[Any],
+        prefix: str | None,
+    ) -> str:
         """argparse keeps a group of choices (``[--solo RULESET | --computer LEVEL |
         ...]``) on one usage line however long: a line wider than the help is broken
-        after a ``|``, its rest under the group's first option. Its lines are indented
-        by the characters of the "usage: " it translates, which in Japanese take more
-        cells than characters: the lines after the first are moved by the difference."""
-        first, *rest = super()._format_usage(*args).split("\n")
-        surplus = " " * (cell_len(first) - len(first))
-        lines = [first, *(surplus + line if line else line for line in rest)]
+        after a ``|``, its rest under the group's first option. argparse counts the
+        "usage: " it translates in characters, which in Japanese take more cells: it
+        wraps that much narrower, and the lines after the first move by the difference."""
+        prefix = _("usage: ") if prefix is None else prefix  # argparse's own default
+        shift = cell_len(prefix) - len(prefix)
+        self._width -= shift
+        try:
+            first, *rest = super()._format_usage(usage, actions, groups, prefix).split("\n")
+        finally:
+            self._width += shift
+        lines = [first, *(" " * shift + line if line else line for line in rest)]
         return "\n".join(part for line in lines for part in _break_choices(line, self._width))
 
 
@@ -109,9 +120,11 @@ def _break_choices(line: str, width: int) -> list[str]:
     indent = " " * (len(line) - len(line.lstrip(" ")) + 1)
     head, *choices = line.split(" | ")
     lines = [head]
-    for choice in choices:
-        if cell_len(f"{lines[-1]} | {choice}") <= width:
-            lines[-1] = f"{lines[-1]} | {choice}"
+    for number, choice in enumerate(choices, 1):
+        joined = f"{lines[-1]} | {choice}"
+        # A line that another choice follows ends in " |": room for it too.
+        if cell_len(joined) + (2 if number < len(choices) else 0) <= width:
+            lines[-1] = joined
         else:
             lines[-1] += " |"
             lines.append(indent + choice)

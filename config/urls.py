@@ -36,9 +36,9 @@ def _admin_login_page(request: HttpRequest) -> str:
     return reverse("admin:login") + next_query(own_address(request, request.POST.get("next", "")))
 
 
-# The admin's log-in form posted with a stale token (a log-in or log-out in another tab)
-# goes back to the log-in page, which says so in the page's language, as the pages'
-# forms do (web.helpers.csrf_failure), in place of Django's bare 403.
+# The admin's log-in form posted with a stale token (a log-in in another tab changed the
+# CSRF cookie) goes back to the log-in page, which says so in the page's language, as
+# the pages' forms do (web.helpers.csrf_failure), in place of Django's bare 403.
 answers_stale_form(back_when_stale(_admin_login_page))(admin.site.login)
 
 # The site's own error pages, in the visitor's language; a page whose database does not

@@ -189,15 +189,17 @@ def test_a_finished_dailys_closing_lines_leave_the_shells_prompt_on_the_screen(l
     assert len(lines) <= play.CLOSING_LINES - 1, "\n".join(lines)
 
 
+PARSER_COMMANDS = ["register", "login", "logout", "play", "friend", "share", "boards"]
+PARSER_COMMANDS += ["games", "give-up", "advent", "rules", "verify"]
+
+
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
 def test_every_commands_help_is_shown_in_every_language(language, locale, capsys, monkeypatch):
     """argparse fills its help texts with ``%``: a translation with a bare ``%`` (French
     and German write "50 %") would stop ``--help`` with a ValueError."""
     locale(f"{language}_XX.UTF-8")
     monkeypatch.setenv("COLUMNS", "80")
-    parser_commands = ["register", "login", "logout", "play", "friend", "share", "boards"]
-    parser_commands += ["games", "give-up", "advent", "rules", "verify"]
-    for command in [None, *parser_commands]:
+    for command in [None, *PARSER_COMMANDS]:
         with pytest.raises(SystemExit) as stopped:
             main([command, "--help"] if command else ["--help"])
         assert stopped.value.code == 0
@@ -208,15 +210,30 @@ def test_every_commands_help_is_shown_in_every_language(language, locale, capsys
         assert i18n.gettext("show this help message and exit") in shown
         assert f"\n{i18n.gettext('options')}:\n" in shown
         assert language == "en" or "show this help message" not in shown
-        # Its usage fits too: argparse kept `play`'s group of choices on one line of 91.
-        usage, body = shown.split("\n\n", 1)
-        first, *rest = usage.splitlines()
-        assert all(cell_len(line) <= 80 for line in [first, *rest]), usage
-        # Its lines under the first's options, counted in cells ("使い方: " takes 8).
-        under = cell_len(first.split(" [", 1)[0]) + 1
-        assert all(len(line) - len(line.lstrip()) in (under, under + 1) for line in rest), usage
+        body = shown.split("\n\n", 1)[1]
         if command:  # a command's help is wrapped (the top help's examples are as written)
             assert all(cell_len(line) <= 80 for line in body.splitlines()), shown
+
+
+@pytest.mark.parametrize("columns", [80, 100])  # the client's screen needs 80 at least
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_every_usage_fits_the_terminal_in_every_language(
+    language, columns, locale, capsys, monkeypatch
+):
+    """argparse kept `play`'s group of choices on one usage line, 91 columns wide, and
+    counts a Japanese "使い方: " as 5 columns where it takes 8."""
+    locale(f"{language}_XX.UTF-8")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    for command in [None, *PARSER_COMMANDS]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"] if command else ["--help"])
+        first, *rest = capsys.readouterr().out.split("\n\n", 1)[0].splitlines()
+        # argparse's width: two columns short of the terminal's.
+        assert all(cell_len(line) <= columns - 2 for line in [first, *rest]), [first, *rest]
+        # Its lines under the first's options, counted in cells.
+        under = cell_len(first.split(" [", 1)[0]) + 1
+        indents = {len(line) - len(line.lstrip()) for line in rest}
+        assert indents <= {under, under + 1}, [first, *rest]
 
 
 @pytest.mark.parametrize("language", i18n.LANGUAGES)
